@@ -1,0 +1,12 @@
+import { MethodNotAllowedError, NotFoundError } from '#shared/domain/errors.ts';
+import { operation } from '#shared/http/operation.ts';
+import { resolveRoute } from '#shared/http/routes.ts';
+
+/** API Gateway's `$default` route: a problem+json 404 for unknown paths, 405 for a wrong method. */
+export const handler = operation({ name: 'routeNotFound', authenticated: false }, async ({ event }) => {
+  const method = event.requestContext.http.method;
+  const path = event.rawPath;
+  const resolved = resolveRoute(method, path);
+  if (resolved && 'allowed' in resolved) throw new MethodNotAllowedError(method, path, resolved.allowed);
+  throw new NotFoundError('ROUTE_NOT_FOUND', `No operation answers ${method} ${path}`);
+});

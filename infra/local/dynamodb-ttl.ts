@@ -1,0 +1,147 @@
+/**
+ * Time to live for dynalite: UpdateTimeToLive / DescribeTimeToLive are answered here (settings kept
+ * in a JSON file beside the data), and a sweeper deletes expired items as DynamoDB would: items whose
+ * TTL attribute is a Number of epoch seconds in the past (but not more than five years back).
+ * Like DynamoDB's, the sweep is late by design: code must check expiry itself.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import {
+  type AttributeValue,
+  ConditionalCheckFailedException,
+  DeleteItemCommand,
+  DescribeTableCommand,
+  type DynamoDBClient,
+  paginateScan,
+} from '@aws-sdk/client-dynamodb';
+import { DynamoDbWireError, validationError } from './dynamodb-errors.ts';
+import type { WriteLock } from './write-lock.ts';
+
+const FIVE_YEARS_SECONDS = 5 * 365 * 24 * 3600;
+
+export class LocalTimeToLive {
+  private settings: Record<string, string>;
+
+  constructor(
+    private readonly backend: DynamoDBClient,
+    private readonly settingsFile: string,
+    private readonly lock: WriteLock,
+  ) {
+    try {
+      this.settings = JSON.parse(readFileSync(settingsFile, 'utf8'));
+    } catch {
+      this.settings = {};
+    }
+  }
+
+  private async requireTable(tableName: string | undefined) {
+    if (!tableName) throw validationError('TableName is required');
+    try {
+      await this.backend.send(new DescribeTableCommand({ TableName: tableName }));
+    } catch {
+      throw new DynamoDbWireError(
+        'ResourceNotFoundException',
+        `Requested resource not found: Table: ${tableName} not found`,
+      );
+    }
+    return tableName;
+  }
+
+  async update(input: {
+    TableName?: string;
+    TimeToLiveSpecification?: { Enabled?: boolean; AttributeName?: string };
+  }) {
+    const table = await this.requireTable(input.TableName);
+    const spec = input.TimeToLiveSpecification;
+    if (!spec?.AttributeName || typeof spec.Enabled !== 'boolean') {
+      throw validationError('TimeToLiveSpecification needs Enabled and AttributeName');
+    }
+    const current = this.settings[table];
+    if (spec.Enabled && current) throw validationError('TimeToLive is already enabled');
+    if (!spec.Enabled && current !== spec.AttributeName)
+      throw validationError('TimeToLive is already disabled');
+    if (spec.Enabled) this.settings[table] = spec.AttributeName;
+    else delete this.settings[table];
+    writeFileSync(this.settingsFile, JSON.stringify(this.settings, null, 2));
+    return { TimeToLiveSpecification: spec };
+  }
+
+  async describe(input: { TableName?: string }) {
+    const table = await this.requireTable(input.TableName);
+    const attribute = this.settings[table];
+    return {
+      TimeToLiveDescription: attribute
+        ? { TimeToLiveStatus: 'ENABLED', AttributeName: attribute }
+        : { TimeToLiveStatus: 'DISABLED' },
+    };
+  }
+
+  /** Deletes every expired item now; returns how many went. */
+  async sweep(nowSeconds = Math.floor(Date.now() / 1000)): Promise<number> {
+    let deleted = 0;
+    for (const [table, attribute] of Object.entries(this.settings)) {
+      const keyNames = await this.keyNames(table);
+      if (!keyNames) continue;
+      const pages = paginateScan(
+        { client: this.backend },
+        {
+          TableName: table,
+          FilterExpression: '#ttl BETWEEN :oldest AND :now',
+          ExpressionAttributeNames: { '#ttl': attribute },
+          ExpressionAttributeValues: {
+            ':oldest': { N: String(nowSeconds - FIVE_YEARS_SECONDS) },
+            ':now': { N: String(nowSeconds - 1) },
+          },
+        },
+      );
+      for await (const page of pages) {
+        for (const item of page.Items ?? []) {
+          const key = Object.fromEntries(keyNames.map((k) => [k, item[k] as AttributeValue]));
+          deleted += (await this.deleteIfStillExpired(
+            table,
+            key,
+            attribute,
+            item[attribute] as AttributeValue,
+          ))
+            ? 1
+            : 0;
+        }
+      }
+    }
+    return deleted;
+  }
+
+  private async keyNames(table: string): Promise<string[] | undefined> {
+    try {
+      const { Table } = await this.backend.send(new DescribeTableCommand({ TableName: table }));
+      return (Table?.KeySchema ?? []).map((k) => k.AttributeName as string);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private deleteIfStillExpired(
+    table: string,
+    key: Record<string, AttributeValue>,
+    attribute: string,
+    seen: AttributeValue,
+  ) {
+    return this.lock.run(async () => {
+      try {
+        // Only if nobody extended the item since the scan saw it.
+        await this.backend.send(
+          new DeleteItemCommand({
+            TableName: table,
+            Key: key,
+            ConditionExpression: '#ttl = :seen',
+            ExpressionAttributeNames: { '#ttl': attribute },
+            ExpressionAttributeValues: { ':seen': seen },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return false;
+        throw error;
+      }
+    });
+  }
+}

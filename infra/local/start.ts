@@ -1,0 +1,30 @@
+/** `npm start`: the API on the embedded stack at http://localhost:3000/api/v1 (PORT, DATA_DIR, …). */
+import { readLocalStackConfig } from '#shared/config/index.ts';
+import { startEmbeddedStack } from './embedded-stack.ts';
+
+const settings = readLocalStackConfig();
+const stack = await startEmbeddedStack({ ...settings });
+const { bootstrap } = stack;
+
+if (bootstrap.created) {
+  console.log(
+    `First start: created the system administrator "${bootstrap.adminUsername}" and the environment "Default".`,
+  );
+  if (bootstrap.generatedPassword) {
+    console.log(
+      `  Generated password (shown only now, set ADMIN_PASSWORD to choose one): ${bootstrap.generatedPassword}`,
+    );
+  }
+}
+console.log(`Content Repository API on ${stack.url}/api/v1 (data in ${settings.dataDir}); Ctrl-C stops it.`);
+
+let stopping = false;
+const stop = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: stopping…`);
+  await stack.close();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));

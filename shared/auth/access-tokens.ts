@@ -1,0 +1,77 @@
+/**
+ * Access tokens: compact JWS (ES256) that name a user and a server-side session. Verified with
+ * aws-jwt-verify against the in-memory public key; the session itself is checked by the caller.
+ */
+import { JwtVerifier } from 'aws-jwt-verify';
+import { config } from '#shared/config/index.ts';
+import { UnauthenticatedError } from '#shared/domain/errors.ts';
+import { tokenKeys } from './token-keys.ts';
+
+export interface TokenSubject {
+  principalId: string;
+  username: string;
+  sessionId: string;
+}
+
+const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+export async function issueAccessToken(
+  subject: TokenSubject,
+  issuedAt: Date,
+  expiresAt: Date,
+): Promise<string> {
+  const { tokenIssuer, tokenAudience } = config();
+  const keys = await tokenKeys();
+  const header = encode({ alg: 'ES256', typ: 'JWT', kid: keys.publicJwk.kid });
+  const payload = encode({
+    iss: tokenIssuer,
+    aud: tokenAudience,
+    sub: subject.principalId,
+    sid: subject.sessionId,
+    preferred_username: subject.username,
+    iat: Math.floor(issuedAt.getTime() / 1000),
+    exp: Math.floor(expiresAt.getTime() / 1000),
+  });
+  const signingInput = `${header}.${payload}`;
+  const signature = await keys.sign(Buffer.from(signingInput));
+  return `${signingInput}.${signature.toString('base64url')}`;
+}
+
+// The JWKS "URI" only names the in-memory key set; verifySync never fetches it.
+const JWKS_NAME = 'urn:content-repository:token-keys';
+
+let verifier: Promise<ReturnType<typeof createVerifier>> | undefined;
+
+function createVerifier() {
+  const { tokenIssuer, tokenAudience } = config();
+  return JwtVerifier.create({ issuer: tokenIssuer, audience: tokenAudience, jwksUri: JWKS_NAME });
+}
+
+async function cachedVerifier() {
+  verifier ??= tokenKeys().then((keys) => {
+    const v = createVerifier();
+    const { kty, crv, x, y, kid, alg, use } = keys.publicJwk;
+    v.cacheJwks({ keys: [{ kty, crv, x, y, kid, alg, use }] });
+    return v;
+  });
+  return verifier;
+}
+
+/** The subject of a valid token; anything else (bad signature, alg, issuer, audience, expiry) is a 401. */
+export async function verifyAccessToken(token: string): Promise<TokenSubject> {
+  const v = await cachedVerifier();
+  let payload: Record<string, unknown>;
+  try {
+    payload = v.verifySync(token) as Record<string, unknown>;
+  } catch {
+    throw new UnauthenticatedError(
+      'INVALID_TOKEN',
+      'The access token is invalid or has expired; log in again',
+    );
+  }
+  const { sub, sid, preferred_username } = payload;
+  if (typeof sub !== 'string' || typeof sid !== 'string' || typeof preferred_username !== 'string') {
+    throw new UnauthenticatedError('INVALID_TOKEN', 'The access token does not name a user and a session');
+  }
+  return { principalId: sub, sessionId: sid, username: preferred_username };
+}

@@ -1,0 +1,30 @@
+/** Token keys held by an asymmetric KMS key (ECC_NIST_P256, SIGN_VERIFY). */
+import { createHash, createPublicKey } from 'node:crypto';
+import { GetPublicKeyCommand, SignCommand } from '@aws-sdk/client-kms';
+import ecdsaSigFormatter from 'ecdsa-sig-formatter';
+import { kms } from '#shared/clients/kms.ts';
+import { publicJwkOf, type TokenKeys } from './token-keys.ts';
+
+export async function kmsTokenKeys(keyId: string): Promise<TokenKeys> {
+  const { PublicKey } = await kms.send(new GetPublicKeyCommand({ KeyId: keyId }));
+  if (!PublicKey) throw new Error(`KMS returned no public key for ${keyId}`);
+  const publicJwk = publicJwkOf(
+    createPublicKey({ key: Buffer.from(PublicKey), format: 'der', type: 'spki' }).export({ format: 'jwk' }),
+  );
+  return {
+    publicJwk,
+    async sign(signingInput) {
+      const { Signature } = await kms.send(
+        new SignCommand({
+          KeyId: keyId,
+          Message: createHash('sha256').update(signingInput).digest(),
+          MessageType: 'DIGEST',
+          SigningAlgorithm: 'ECDSA_SHA_256',
+        }),
+      );
+      if (!Signature) throw new Error('KMS returned no signature');
+      // KMS answers a DER-encoded ECDSA signature; JWS ES256 wants the raw 64-byte r||s.
+      return Buffer.from(ecdsaSigFormatter.derToJose(Buffer.from(Signature), 'ES256'), 'base64url');
+    },
+  };
+}

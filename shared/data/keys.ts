@@ -1,0 +1,36 @@
+/** Key builders: small pure functions, the only place key strings are spelled. */
+
+export type NodeCopy = 'DRAFT' | 'PUBLISHED';
+
+/** Environments hang under the library itself. */
+export const LIBRARY_PARENT = 'LIBRARY';
+
+export const nodeKey = (nodeId: string, copy: NodeCopy = 'DRAFT') => ({ PK: `NODE#${nodeId}`, SK: copy });
+
+export const childrenIndexKeys = (parentId: string | null, nodeId: string, deleted: boolean) => ({
+  GSI1PK: `${deleted ? 'DELETED#' : ''}PARENT#${parentId ?? LIBRARY_PARENT}`,
+  GSI1SK: `NODE#${nodeId}`,
+});
+
+export const typeIndexKeys = (nodeType: string, nodeId: string, deleted: boolean) => ({
+  GSI2PK: `${deleted ? 'DELETED#' : ''}TYPE#${nodeType}`,
+  GSI2SK: `NODE#${nodeId}`,
+});
+
+export const childrenPartition = (parentId: string | null) => `PARENT#${parentId ?? LIBRARY_PARENT}`;
+export const typePartition = (nodeType: string) => `TYPE#${nodeType}`;
+
+export const userKey = (principalId: string) => ({ PK: `USER#${principalId}`, SK: 'PROFILE' });
+export const usernameKey = (username: string) => ({
+  PK: `USERNAME#${username.toLowerCase()}`,
+  SK: 'USERNAME',
+});
+
+export const sessionKey = (sessionId: string) => ({ PK: `SESSION#${sessionId}`, SK: 'SESSION' });
+export const userSessionsIndexKeys = (principalId: string, createdAt: string) => ({
+  GSI1PK: `USER_SESSIONS#${principalId}`,
+  GSI1SK: `SESSION#${createdAt}`,
+});
+
+/** Marks that the first administrator and the Default environment were created. */
+export const bootstrapKey = () => ({ PK: 'INSTALLATION', SK: 'BOOTSTRAP' });

@@ -1,0 +1,156 @@
+/**
+ * A node (object) of the library and the pure rules that change it: versions, timestamps, the
+ * `BaseElement` representation of spec §2.1. No I/O here.
+ */
+import { randomUUID } from 'node:crypto';
+
+export type NodeStatus = 'IN_PROGRESS' | 'PUBLISHED';
+export type DocumentType = 'URL' | 'FILE';
+
+export interface FileInfo {
+  uploadIdentifier: string;
+  name: string;
+}
+
+/** The stored working copy (or published copy) of a node. */
+export interface Node {
+  nodeId: string;
+  nodeVersionId: string;
+  nodeType: string;
+  name: string;
+  version: string;
+  creationDate: string;
+  modificationDate: string;
+  nodeStatus: NodeStatus;
+  publishedNodeVersionId: string | null;
+  nodeSubType: string | null;
+  nodeSubTypeName: string | null;
+  userNodeSubType: string | null;
+  extensions: Record<string, unknown> | null;
+  deleted: boolean;
+  system: boolean;
+  locked: boolean;
+  referenceNumber: string | null;
+  /** null for environments (they sit under the library itself). */
+  parentId: string | null;
+  /** The environment the node belongs to (its own id for an environment). */
+  environmentId: string;
+  richTextDescription: string | null;
+  documentType: DocumentType | null;
+  url: string | null;
+  fileInfo: FileInfo | null;
+  createdBy: string;
+  modifiedBy: string;
+  modifiedByName: string | null;
+}
+
+/** Spec §2.1 node, as create, retrieve, update and delete answer it. */
+export interface BaseElement {
+  '@type': 'BaseElement';
+  nodeId: string;
+  nodeVersionId: string;
+  nodeType: string;
+  name: string;
+  version: string;
+  creationDate: string;
+  modificationDate: string;
+  nodeStatus: NodeStatus;
+  publishedNodeVersionId: string | null;
+  nodeSubType: string | null;
+  nodeSubTypeName: string | null;
+  userNodeSubType: string | null;
+  extensions: Record<string, unknown> | null;
+  deleted: boolean;
+  system: boolean;
+  locked: boolean;
+  favorite: boolean;
+  referenceNumber: string | null;
+  editId?: string;
+}
+
+/** `detail=true` adds what a client needs to send the object back in an update. */
+export interface DetailedElement extends BaseElement {
+  parent: { nodeId: string } | null;
+  richTextDescription: string | null;
+  documentType?: DocumentType | null;
+  url?: string | null;
+  fileInfo?: FileInfo | null;
+}
+
+/** Identifiers are upper-case UUIDs, as in the spec's examples. */
+export function newId(): string {
+  return randomUUID().toUpperCase();
+}
+
+/** ISO 8601 with millisecond precision and `Z`. */
+export function timestamp(at: Date = new Date()): string {
+  return at.toISOString();
+}
+
+export const FIRST_VERSION = '0.0001';
+
+function parseVersion(version: string): { major: number; minor: number } {
+  const match = /^(\d+)\.(\d{4})$/.exec(version);
+  if (!match) throw new Error(`Stored version "${version}" is not <major>.<minor4>`);
+  return { major: Number(match[1]), minor: Number(match[2]) };
+}
+
+function formatVersion(major: number, minor: number): string {
+  return `${major}.${String(minor).padStart(4, '0')}`;
+}
+
+/** Each successful write moves the minor part up by one (`0.0001` → `0.0002`, `1.0000` → `1.0001`). */
+export function nextMinorVersion(version: string): string {
+  const { major, minor } = parseVersion(version);
+  if (minor >= 9999) throw new Error(`Version ${version} has no further minor version`);
+  return formatVersion(major, minor + 1);
+}
+
+/** Publishing moves to the next major version (`0.0007` → `1.0000`). */
+export function nextMajorVersion(version: string): string {
+  return formatVersion(parseVersion(version).major + 1, 0);
+}
+
+/** The weak validator of a node: its version id. */
+export function etagOf(node: Pick<Node, 'nodeVersionId'>): string {
+  return `W/"${node.nodeVersionId}"`;
+}
+
+export function toBaseElement(node: Node): BaseElement {
+  return {
+    '@type': 'BaseElement',
+    nodeId: node.nodeId,
+    nodeVersionId: node.nodeVersionId,
+    nodeType: node.nodeType,
+    name: node.name,
+    version: node.version,
+    creationDate: node.creationDate,
+    modificationDate: node.modificationDate,
+    nodeStatus: node.nodeStatus,
+    publishedNodeVersionId: node.publishedNodeVersionId,
+    nodeSubType: node.nodeSubType,
+    nodeSubTypeName: node.nodeSubTypeName,
+    userNodeSubType: node.userNodeSubType,
+    extensions: node.extensions,
+    deleted: node.deleted,
+    system: node.system,
+    locked: node.locked,
+    // Favourites are per user and arrive with the favourites feature; no node is anyone's yet.
+    favorite: false,
+    referenceNumber: node.referenceNumber,
+  };
+}
+
+export function toDetailedElement(node: Node): DetailedElement {
+  const detailed: DetailedElement = {
+    ...toBaseElement(node),
+    parent: node.parentId ? { nodeId: node.parentId } : null,
+    richTextDescription: node.richTextDescription,
+  };
+  if (node.nodeType === 'DOCUMENT') {
+    detailed.documentType = node.documentType;
+    detailed.url = node.url;
+    detailed.fileInfo = node.fileInfo;
+  }
+  return detailed;
+}

@@ -1,0 +1,62 @@
+/** Users, their sessions, and the principal shape of spec §2.6. */
+
+export type UserStatus = 'ACTIVE' | 'DISABLED';
+
+export interface User {
+  principalId: string;
+  username: string;
+  name: string;
+  firstName: string | null;
+  middleName: string | null;
+  lastName: string | null;
+  phone: string | null;
+  email: string | null;
+  /** PHC-style scrypt string; never leaves the data layer in a response. */
+  passwordHash: string;
+  systemAdmin: boolean;
+  status: UserStatus;
+  createdAt: string;
+}
+
+export interface Session {
+  sessionId: string;
+  principalId: string;
+  createdAt: string;
+  lastSeenAt: string;
+  /** Absolute end of the session (WEBTOKEN_EXPIRES_IN after login). */
+  expiresAt: string;
+  userAgent: string | null;
+  sourceIp: string | null;
+}
+
+/** Spec §2.6 principal. */
+export interface Principal {
+  principalId: string;
+  username: string;
+  name: string;
+  firstName: string | null;
+  middleName: string | null;
+  lastName: string | null;
+  phone: string | null;
+  email: string | null;
+}
+
+/** Who is calling: the user behind a verified token and a live session. */
+export interface Caller {
+  principal: Principal;
+  sessionId: string;
+  systemAdmin: boolean;
+}
+
+export function toPrincipal(user: User): Principal {
+  return {
+    principalId: user.principalId,
+    username: user.username,
+    name: user.name,
+    firstName: user.firstName,
+    middleName: user.middleName,
+    lastName: user.lastName,
+    phone: user.phone,
+    email: user.email,
+  };
+}

@@ -1,0 +1,43 @@
+import type middy from '@middy/core';
+import {
+  MalformedJsonError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from '#shared/domain/errors.ts';
+import { LIMITS } from '#shared/domain/node-payloads.ts';
+import type { ParsedEvent } from '../operation.ts';
+import { header } from '../request-headers.ts';
+import type { HttpResult } from '../types.ts';
+
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i;
+
+/** Parses a JSON body for operations that take one: media type, size and syntax are checked here. */
+export function jsonBody(expected: boolean, optional: boolean): middy.MiddlewareObj<ParsedEvent, HttpResult> {
+  return {
+    before: ({ event }) => {
+      if (!expected) return;
+      const raw = event.body
+        ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8')
+        : Buffer.alloc(0);
+      if (raw.length === 0) {
+        if (optional) return;
+        throw new ValidationError([
+          { in: 'body', path: '$', rule: 'required', message: 'a JSON body is required' },
+        ]);
+      }
+      const contentType = header(event, 'content-type');
+      if (!contentType || !JSON_MEDIA_TYPE.test(contentType)) {
+        throw new UnsupportedMediaTypeError(
+          `The body must be sent as Content-Type: application/json (got ${contentType ? `"${contentType}"` : 'none'})`,
+        );
+      }
+      if (raw.length > LIMITS.jsonBodyBytes) throw new PayloadTooLargeError(LIMITS.jsonBodyBytes);
+      try {
+        event.parsedBody = JSON.parse(raw.toString('utf8'));
+      } catch (error) {
+        throw new MalformedJsonError(`The body is not valid JSON: ${(error as Error).message}`);
+      }
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import type { HttpEvent } from './types.ts';
+
+/** Header lookup; API Gateway HTTP APIs (and the local adapter) deliver header names lower-cased. */
+export function header(event: HttpEvent, name: string): string | undefined {
+  return event.headers?.[name.toLowerCase()];
+}
+
+/** A cookie's value, from the event's `cookies` array (HTTP API payload 2.0). */
+export function cookie(event: HttpEvent, name: string): string | undefined {
+  for (const pair of event.cookies ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq > 0 && pair.slice(0, eq).trim() === name) return decodeURIComponent(pair.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+/** The access token: `Authorization: Bearer` wins over the `access_token` cookie. */
+export function accessToken(event: HttpEvent): string | undefined {
+  const authorization = header(event, 'authorization');
+  const bearer = authorization && /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
+  return bearer || cookie(event, 'access_token') || undefined;
+}
+
+/** True when the client reached the API over HTTPS (API Gateway sets x-forwarded-proto). */
+export function overHttps(event: HttpEvent): boolean {
+  return header(event, 'x-forwarded-proto') === 'https';
+}

@@ -1,0 +1,120 @@
+/**
+ * The route table: the single source the CDK stack builds its routes and functions from, the local
+ * HTTP adapter dispatches with, and the fallback uses to tell 404 from 405.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+/** What an operation's function may touch; the stack grants exactly this. */
+export interface OperationAccess {
+  table: 'none' | 'read' | 'readWrite';
+  bucket: 'none' | 'read' | 'readWrite';
+  /** kms:Sign for the token signer (login); every authenticated function may read the public key. */
+  signsTokens: boolean;
+  /**
+   * Authenticated operations read the session and user, and may touch or end the session: the stack
+   * grants those writes on SESSION# items only, even to read-only operations.
+   */
+  verifiesTokens: boolean;
+}
+
+export interface OperationDefinition {
+  /** Handler module, relative to the project root; it exports `handler`. */
+  entry: string;
+  access: OperationAccess;
+  /** Memory of the function, MB (login hashes passwords with scrypt: 128 MiB and CPU). */
+  memoryMb?: number;
+}
+
+const authenticated = (table: OperationAccess['table']): OperationAccess => ({
+  table,
+  bucket: 'none',
+  signsTokens: false,
+  verifiesTokens: true,
+});
+
+export const OPERATIONS = {
+  login: {
+    entry: 'functions/auth/login.ts',
+    access: { table: 'readWrite', bucket: 'none', signsTokens: true, verifiesTokens: false },
+    memoryMb: 1024,
+  },
+  logout: { entry: 'functions/auth/logout.ts', access: authenticated('read') },
+  createNode: { entry: 'functions/nodes/create-node.ts', access: authenticated('readWrite') },
+  getNode: { entry: 'functions/nodes/get-node.ts', access: authenticated('read') },
+  updateNode: { entry: 'functions/nodes/update-node.ts', access: authenticated('readWrite') },
+  deleteNode: { entry: 'functions/nodes/delete-node.ts', access: authenticated('readWrite') },
+  listNodes: { entry: 'functions/lists/list-nodes.ts', access: authenticated('read') },
+  routeNotFound: {
+    entry: 'functions/fallback/route-not-found.ts',
+    access: { table: 'none', bucket: 'none', signsTokens: false, verifiesTokens: false },
+  },
+} as const satisfies Record<string, OperationDefinition>;
+
+export type OperationName = keyof typeof OPERATIONS;
+
+export interface Route {
+  method: HttpMethod;
+  /** API Gateway route path; `{name}` is a path parameter. */
+  path: string;
+  operation: OperationName;
+}
+
+export const API_PREFIX = '/api/v1';
+
+export const ROUTES: readonly Route[] = [
+  { method: 'POST', path: `${API_PREFIX}/login/local`, operation: 'login' },
+  // Spec §5: the sample exchange logs in without the version prefix.
+  { method: 'POST', path: '/login/local', operation: 'login' },
+  { method: 'POST', path: `${API_PREFIX}/logout`, operation: 'logout' },
+  { method: 'POST', path: `${API_PREFIX}/items`, operation: 'createNode' },
+  { method: 'GET', path: `${API_PREFIX}/items/{nodeId}`, operation: 'getNode' },
+  { method: 'PUT', path: `${API_PREFIX}/items/{nodeId}`, operation: 'updateNode' },
+  { method: 'DELETE', path: `${API_PREFIX}/items/{nodeId}`, operation: 'deleteNode' },
+  { method: 'GET', path: `${API_PREFIX}/list`, operation: 'listNodes' },
+];
+
+/** Unmatched requests go to this operation (API Gateway's `$default` route). */
+export const FALLBACK_OPERATION: OperationName = 'routeNotFound';
+
+export interface RouteMatch {
+  route: Route;
+  pathParameters: Record<string, string>;
+}
+
+const compiled = ROUTES.map((route) => {
+  const names: string[] = [];
+  const pattern = route.path
+    .split('/')
+    .map((segment) => {
+      const param = /^\{(\w+)\}$/.exec(segment);
+      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(param[1] as string);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { route, names, regex: new RegExp(`^${pattern}$`) };
+});
+
+function matchPath(path: string) {
+  return compiled.flatMap(({ route, names, regex }) => {
+    const match = regex.exec(path);
+    if (!match) return [];
+    const pathParameters = Object.fromEntries(
+      names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')]),
+    );
+    return [{ route, pathParameters }];
+  });
+}
+
+/** The route for a request, or the methods the path allows when only the method is wrong. */
+export function resolveRoute(
+  method: string,
+  path: string,
+): RouteMatch | { allowed: HttpMethod[] } | undefined {
+  const candidates = matchPath(path);
+  const exact = candidates.find((c) => c.route.method === method);
+  if (exact) return exact;
+  if (candidates.length === 0) return undefined;
+  return { allowed: [...new Set(candidates.map((c) => c.route.method))] };
+}

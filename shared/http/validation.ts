@@ -1,0 +1,44 @@
+/** Runs a schema over one part of the request; failures become a 400 naming each field and rule. */
+import type * as z from 'zod/mini';
+import { type FieldError, ValidationError } from '#shared/domain/errors.ts';
+
+type Location = FieldError['in'];
+
+export function jsonPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, key) => {
+    if (typeof key === 'number') return `${acc}[${key}]`;
+    const name = String(key);
+    return /^[A-Za-z_$][\w$]*$/.test(name) ? `${acc}.${name}` : `${acc}[${JSON.stringify(name)}]`;
+  }, '$');
+}
+
+function toFieldErrors(issue: z.core.$ZodIssue, location: Location): FieldError[] {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => ({
+      in: location,
+      path: jsonPath([...issue.path, key]),
+      rule: 'unrecognized_key',
+      message:
+        location === 'query' ? 'is not a parameter of this operation' : 'is not a field of this object',
+    }));
+  }
+  const missing = issue.code === 'invalid_type' && issue.input === undefined;
+  return [
+    {
+      in: location,
+      path: jsonPath(issue.path),
+      rule: missing ? 'required' : issue.code,
+      message: missing ? 'is required' : issue.message,
+    },
+  ];
+}
+
+export function parseInput<S extends z.ZodMiniType>(
+  schema: S,
+  data: unknown,
+  location: Location,
+): z.output<S> {
+  const result = schema.safeParse(data, { reportInput: true });
+  if (result.success) return result.data;
+  throw new ValidationError(result.error.issues.flatMap((issue) => toFieldErrors(issue, location)));
+}

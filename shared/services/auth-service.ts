@@ -1,0 +1,86 @@
+/** Login, per-request authentication against the server-side session, and logout. */
+import { issueAccessToken, verifyAccessToken } from '#shared/auth/access-tokens.ts';
+import { decoyHash, verifyPassword } from '#shared/auth/passwords.ts';
+import { config } from '#shared/config/index.ts';
+import {
+  createSession,
+  deleteSession,
+  findSessionWithUser,
+  touchSession,
+} from '#shared/data/session-repository.ts';
+import { findUserByUsername } from '#shared/data/user-repository.ts';
+import { UnauthenticatedError } from '#shared/domain/errors.ts';
+import { newId } from '#shared/domain/node.ts';
+import { type Caller, type Session, toPrincipal } from '#shared/domain/user.ts';
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+/**
+ * lastSeenAt is written at most once a minute (a quarter of the idle timeout if that is shorter), so a
+ * busy session costs one small write a minute rather than one per call.
+ */
+const touchIntervalMs = () => Math.min(MINUTE, (config().sessionTimeoutMinutes * MINUTE) / 4);
+
+export interface LoginResult {
+  accessToken: string;
+  session: Session;
+}
+
+export async function login(
+  username: string,
+  password: string,
+  client: { userAgent: string | null; sourceIp: string | null },
+  now = new Date(),
+): Promise<LoginResult> {
+  const user = await findUserByUsername(username);
+  // An unknown user costs a full hash too, so response time does not tell which usernames exist.
+  const passwordMatches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
+  if (!user || !passwordMatches || user.status !== 'ACTIVE') {
+    throw new UnauthenticatedError('INVALID_CREDENTIALS', 'The username or password is wrong');
+  }
+  const expiresAt = new Date(now.getTime() + config().webTokenExpiresInDays * DAY);
+  const session: Session = {
+    sessionId: newId(),
+    principalId: user.principalId,
+    createdAt: now.toISOString(),
+    lastSeenAt: now.toISOString(),
+    expiresAt: expiresAt.toISOString(),
+    userAgent: client.userAgent?.slice(0, 512) ?? null,
+    sourceIp: client.sourceIp,
+  };
+  await createSession(session);
+  const accessToken = await issueAccessToken(
+    { principalId: user.principalId, username: user.username, sessionId: session.sessionId },
+    now,
+    expiresAt,
+  );
+  return { accessToken, session };
+}
+
+const sessionEnded = (why: string) =>
+  new UnauthenticatedError('SESSION_ENDED', `The session has ended (${why}); log in again`);
+
+/** The caller behind a token, if its session is alive: not ended, not idle too long, user active. */
+export async function authenticate(token: string, now = new Date()): Promise<Caller> {
+  const subject = await verifyAccessToken(token);
+  const { session, user } = await findSessionWithUser(subject.sessionId, subject.principalId);
+  if (!session || session.principalId !== subject.principalId) throw sessionEnded('logged out or revoked');
+  const idleMs = now.getTime() - Date.parse(session.lastSeenAt);
+  if (now.getTime() >= Date.parse(session.expiresAt)) {
+    await deleteSession(session.sessionId);
+    throw sessionEnded('its lifetime is over');
+  }
+  if (idleMs > config().sessionTimeoutMinutes * MINUTE) {
+    await deleteSession(session.sessionId);
+    throw sessionEnded('idle for too long');
+  }
+  if (user?.status !== 'ACTIVE') throw sessionEnded('the user is disabled');
+  if (idleMs > touchIntervalMs() && !(await touchSession(session.sessionId, now.toISOString()))) {
+    throw sessionEnded('logged out or revoked');
+  }
+  return { principal: toPrincipal(user), sessionId: session.sessionId, systemAdmin: user.systemAdmin };
+}
+
+export async function logout(caller: Caller): Promise<void> {
+  await deleteSession(caller.sessionId);
+}

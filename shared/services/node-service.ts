@@ -1,0 +1,371 @@
+/**
+ * Use cases on nodes: create, retrieve, update, delete (cascading) and the environment list. Every
+ * write goes through the one write path; rules come from the node-type catalogue.
+ */
+
+import { findLiveChildren, findNode } from '#shared/data/node-repository.ts';
+import {
+  commitNodeWrites,
+  MAX_WRITES_PER_COMMIT,
+  type NodeWrite,
+  NodeWriteConflict,
+} from '#shared/data/node-write-path.ts';
+import {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  PreconditionFailedError,
+  ValidationError,
+  VersionConflictError,
+} from '#shared/domain/errors.ts';
+import { etagOf, FIRST_VERSION, type Node, newId, nextMinorVersion, timestamp } from '#shared/domain/node.ts';
+import type { CreateNodePayload, UpdateNodePayload } from '#shared/domain/node-payloads.ts';
+import {
+  type NodeTypeDefinition,
+  nodeTypeDefinition,
+  SYSTEM_ROOT_TYPES,
+  systemRootName,
+} from '#shared/domain/node-types.ts';
+import { ifMatchAllows } from '#shared/domain/preconditions.ts';
+import type { Caller } from '#shared/domain/user.ts';
+import { checkDocumentFields, checkPayloadType } from './node-payload-rules.ts';
+
+const notFound = (nodeId: string) => new NotFoundError('NODE_NOT_FOUND', `No object with nodeId ${nodeId}`);
+
+function newNode(
+  caller: Caller,
+  fields: Pick<Node, 'nodeType' | 'name' | 'parentId' | 'environmentId'> & Partial<Node>,
+  at: string,
+): Node {
+  const nodeId = fields.nodeId ?? newId();
+  return {
+    nodeId,
+    nodeVersionId: newId(),
+    version: FIRST_VERSION,
+    creationDate: at,
+    modificationDate: at,
+    nodeStatus: 'IN_PROGRESS',
+    publishedNodeVersionId: null,
+    nodeSubType: null,
+    nodeSubTypeName: null,
+    userNodeSubType: null,
+    extensions: null,
+    deleted: false,
+    system: false,
+    locked: false,
+    referenceNumber: null,
+    richTextDescription: null,
+    documentType: null,
+    url: null,
+    fileInfo: null,
+    createdBy: caller.principal.principalId,
+    modifiedBy: caller.principal.principalId,
+    modifiedByName: caller.principal.name,
+    ...fields,
+  };
+}
+
+/** The client-settable fields of a payload, with absent optional fields cleared (full-structure update). */
+function settableFields(payload: CreateNodePayload | UpdateNodePayload) {
+  return {
+    name: payload.name.trim(),
+    referenceNumber: payload.referenceNumber ?? null,
+    richTextDescription: payload.richTextDescription ?? null,
+    extensions: payload.extensions ?? null,
+    documentType: payload.documentType ?? null,
+    url: payload.url ?? null,
+    fileInfo: payload.fileInfo ?? null,
+  };
+}
+
+function checkPayload(payload: CreateNodePayload | UpdateNodePayload, definition: NodeTypeDefinition): void {
+  const errors = [...checkPayloadType(payload, definition), ...checkDocumentFields(payload, definition)];
+  if (errors.length > 0) throw new ValidationError(errors);
+}
+
+export async function createNode(caller: Caller, payload: CreateNodePayload): Promise<Node> {
+  const definition = nodeTypeDefinition(payload.nodeType);
+  if (!definition) throw new Error(`nodeType ${payload.nodeType} passed validation but is not catalogued`);
+  if (definition.systemRoot) {
+    throw new BadRequestError(
+      'NODE_TYPE_NOT_CREATABLE',
+      `${definition.nodeType} nodes are created with their environment`,
+      [
+        {
+          in: 'body',
+          path: '$.nodeType',
+          rule: 'system_root',
+          message: 'system roots cannot be created directly',
+        },
+      ],
+    );
+  }
+  checkPayload(payload, definition);
+  const at = timestamp();
+  if (definition.nodeType === 'ENVIRONMENT') return createEnvironment(caller, payload, at);
+
+  const parentId = payload.parent?.nodeId.toUpperCase();
+  if (!parentId) {
+    throw new ValidationError([
+      {
+        in: 'body',
+        path: '$.parent',
+        rule: 'required',
+        message: `is required for nodeType ${definition.nodeType}`,
+      },
+    ]);
+  }
+  const parent = await findNode(parentId);
+  if (!parent || parent.deleted) {
+    throw new BadRequestError(
+      'PARENT_NOT_FOUND',
+      `No object with nodeId ${parentId} to create the object under`,
+      [
+        {
+          in: 'body',
+          path: '$.parent.nodeId',
+          rule: 'exists',
+          message: 'must be the nodeId of an existing object',
+        },
+      ],
+    );
+  }
+  if (!definition.parents.includes(parent.nodeType)) {
+    const allowed = definition.parents.join(', ');
+    throw new BadRequestError(
+      'INVALID_PARENT_TYPE',
+      `A ${definition.nodeType} cannot be created under a ${parent.nodeType}; allowed parent types: ${allowed}`,
+      [
+        {
+          in: 'body',
+          path: '$.parent.nodeId',
+          rule: 'parent_type',
+          message: `must be a node of type ${allowed}`,
+        },
+      ],
+    );
+  }
+  const node = newNode(
+    caller,
+    {
+      nodeType: definition.nodeType,
+      parentId,
+      environmentId: parent.environmentId,
+      ...settableFields(payload),
+    },
+    at,
+  );
+  try {
+    await commitNodeWrites([
+      { kind: 'requireLive', nodeId: parentId },
+      { kind: 'create', node },
+    ]);
+  } catch (error) {
+    if (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'requireLive')) {
+      throw new BadRequestError('PARENT_NOT_FOUND', `The object ${parentId} was deleted meanwhile`);
+    }
+    throw error;
+  }
+  return node;
+}
+
+async function createEnvironment(caller: Caller, payload: CreateNodePayload, at: string): Promise<Node> {
+  if (!caller.systemAdmin) throw new ForbiddenError('Only system administrators create environments');
+  if (payload.parent) {
+    throw new ValidationError([
+      {
+        in: 'body',
+        path: '$.parent',
+        rule: 'forbidden',
+        message: 'an environment has no parent; leave it out',
+      },
+    ]);
+  }
+  const environmentId = newId();
+  const environment = newNode(
+    caller,
+    {
+      nodeId: environmentId,
+      nodeType: 'ENVIRONMENT',
+      parentId: null,
+      environmentId,
+      ...settableFields(payload),
+    },
+    at,
+  );
+  const roots = SYSTEM_ROOT_TYPES.map((definition) =>
+    newNode(
+      caller,
+      {
+        nodeType: definition.nodeType,
+        name: systemRootName(definition),
+        parentId: environmentId,
+        environmentId,
+        system: true,
+      },
+      at,
+    ),
+  );
+  await commitNodeWrites([environment, ...roots].map((node) => ({ kind: 'create', node })));
+  return environment;
+}
+
+/** draft=true: the working copy; draft=false: the last published version (404 if never published). */
+export async function getNode(nodeId: string, draft: boolean): Promise<Node> {
+  const node = await findNode(nodeId, draft ? 'DRAFT' : 'PUBLISHED');
+  if (!node || node.deleted) throw notFound(nodeId);
+  return node;
+}
+
+async function liveNodeForWrite(nodeId: string, ifMatch: string | undefined): Promise<Node> {
+  const node = await getNode(nodeId, true);
+  if (!ifMatchAllows(ifMatch, node.nodeVersionId)) {
+    throw new PreconditionFailedError(
+      `If-Match does not name the current version ${etagOf(node)}`,
+      etagOf(node),
+    );
+  }
+  return node;
+}
+
+/** The next state of a node after a write by `caller` (a published node starts its next draft). */
+function nextVersionOf(node: Node, caller: Caller, at: string): Node {
+  return {
+    ...node,
+    nodeVersionId: newId(),
+    version: nextMinorVersion(node.version),
+    nodeStatus: 'IN_PROGRESS',
+    modificationDate: at,
+    modifiedBy: caller.principal.principalId,
+    modifiedByName: caller.principal.name,
+  };
+}
+
+export async function updateNode(
+  caller: Caller,
+  nodeId: string,
+  payload: UpdateNodePayload,
+  ifMatch: string | undefined,
+): Promise<Node> {
+  if (payload.nodeId.toUpperCase() !== nodeId) {
+    throw new ValidationError([
+      {
+        in: 'body',
+        path: '$.nodeId',
+        rule: 'matches_path',
+        message: `must equal the nodeId of the path (${nodeId})`,
+      },
+    ]);
+  }
+  const current = await liveNodeForWrite(nodeId, ifMatch);
+  if (payload.nodeVersionId !== current.nodeVersionId) {
+    throw new VersionConflictError(nodeId, payload.nodeVersionId, current.nodeVersionId);
+  }
+  const definition = nodeTypeDefinition(current.nodeType);
+  if (!definition) throw new Error(`Stored nodeType ${current.nodeType} is not catalogued`);
+  if (payload.nodeType !== current.nodeType) {
+    throw new ValidationError([
+      {
+        in: 'body',
+        path: '$.nodeType',
+        rule: 'immutable',
+        message: `cannot change; this object is a ${current.nodeType}`,
+      },
+    ]);
+  }
+  checkPayload(payload, definition);
+  const sentParent = payload.parent?.nodeId.toUpperCase();
+  if (sentParent !== undefined && sentParent !== current.parentId) {
+    throw new BadRequestError('MOVE_NOT_SUPPORTED', 'An update cannot move an object to another parent', [
+      {
+        in: 'body',
+        path: '$.parent.nodeId',
+        rule: 'immutable',
+        message: `must be the current parent (${current.parentId})`,
+      },
+    ]);
+  }
+  if (current.system && payload.name.trim() !== current.name) {
+    throw new ConflictError('SYSTEM_NODE_PROTECTED', 'System nodes keep the name they were created with');
+  }
+  const updated: Node = { ...nextVersionOf(current, caller, timestamp()), ...settableFields(payload) };
+  try {
+    await commitNodeWrites([
+      { kind: 'replace', node: updated, expectedNodeVersionId: current.nodeVersionId },
+    ]);
+  } catch (error) {
+    if (error instanceof NodeWriteConflict) {
+      const latest = await findNode(nodeId);
+      if (!latest || latest.deleted) throw notFound(nodeId);
+      throw new VersionConflictError(nodeId, payload.nodeVersionId, latest.nodeVersionId);
+    }
+    throw error;
+  }
+  return updated;
+}
+
+/** The live subtree under `root`, breadth first (root first). */
+async function collectSubtree(root: Node): Promise<Node[]> {
+  const subtree = [root];
+  for (let i = 0; i < subtree.length; i++) {
+    const node = subtree[i] as Node;
+    subtree.push(...(await findLiveChildren(node.nodeId)));
+  }
+  return subtree;
+}
+
+/** Writes of one node's soft delete, kept together in one commit. */
+function deletionWrites(node: Node, caller: Caller, at: string): { deleted: Node; writes: NodeWrite[] } {
+  const deleted: Node = { ...nextVersionOf(node, caller, at), nodeStatus: node.nodeStatus, deleted: true };
+  const writes: NodeWrite[] = [{ kind: 'replace', node: deleted, expectedNodeVersionId: node.nodeVersionId }];
+  if (node.publishedNodeVersionId)
+    writes.push({ kind: 'deletePublished', nodeId: node.nodeId, modificationDate: at });
+  return { deleted, writes };
+}
+
+const DELETE_ATTEMPTS = 3;
+
+/**
+ * Soft-deletes a node and its whole subtree. Up to 100 writes commit all-or-nothing; a larger subtree
+ * commits in batches, deepest nodes first and the root last, so an interrupted delete leaves the root in
+ * place and can simply be repeated.
+ */
+export async function deleteNode(
+  caller: Caller,
+  nodeId: string,
+  ifMatch: string | undefined,
+): Promise<Node[]> {
+  for (let attempt = 1; ; attempt++) {
+    const root = await liveNodeForWrite(nodeId, ifMatch);
+    if (root.system) {
+      throw new ConflictError(
+        'SYSTEM_NODE_PROTECTED',
+        'System nodes are deleted only with their environment',
+      );
+    }
+    if (root.nodeType === 'ENVIRONMENT' && !caller.systemAdmin) {
+      throw new ForbiddenError('Only system administrators delete environments');
+    }
+    const at = timestamp();
+    const plan = (await collectSubtree(root)).map((node) => deletionWrites(node, caller, at));
+    try {
+      await commitInBatches([...plan].reverse().map((p) => p.writes));
+      return plan.map((p) => p.deleted);
+    } catch (error) {
+      if (!(error instanceof NodeWriteConflict) || attempt === DELETE_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function commitInBatches(groups: NodeWrite[][]): Promise<void> {
+  let batch: NodeWrite[] = [];
+  for (const group of groups) {
+    if (batch.length + group.length > MAX_WRITES_PER_COMMIT) {
+      await commitNodeWrites(batch);
+      batch = [];
+    }
+    batch.push(...group);
+  }
+  await commitNodeWrites(batch);
+}
