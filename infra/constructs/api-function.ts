@@ -1,0 +1,109 @@
+/**
+ * The one construct that gives every operation's function its defaults: Node.js 22 on arm64, an ESM
+ * bundle (minified, tree-shaken, AWS SDK included, no source maps), its own log group with retention,
+ * its own role, and exactly the grants its route-table entry asks for.
+ */
+import { join } from 'node:path';
+import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { TABLE_SCHEMA } from '#shared/data/table-schema.ts';
+import type { OperationDefinition } from '#shared/http/routes.ts';
+
+export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
+
+const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
+const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+/** ESM bundles need `require` for the CommonJS dependencies that load Node built-ins. */
+const ESM_REQUIRE_BANNER = "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);";
+
+export interface ApiFunctionProps {
+  operation: string;
+  definition: OperationDefinition;
+  table: ITable;
+  bucket: IBucket;
+  signingKey: IKey;
+  environment: Record<string, string>;
+  logRetention: RetentionDays;
+  removalPolicy: RemovalPolicy;
+}
+
+export class ApiFunction extends Construct {
+  readonly function: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    super(scope, id);
+    const { definition, table, bucket, signingKey } = props;
+    const logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: props.removalPolicy });
+    const role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Content Repository ${props.operation}`,
+    });
+    logGroup.grantWrite(role);
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: join(PROJECT_ROOT, definition.entry),
+      handler: 'handler',
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: definition.memoryMb ?? 512,
+      timeout: Duration.seconds(29),
+      role,
+      logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      environment: props.environment,
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        sourceMap: false,
+        bundleAwsSDK: true,
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+      },
+    });
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'Node.js 22 is the runtime this service is built, bundled (target node22) and tested for; moving to a newer ' +
+        'runtime is a deliberate change made together with its tests.',
+    });
+
+    const { access } = definition;
+    // Explicit actions on this table and its named indexes: no wildcards, no Scan.
+    const tableResources = [table.tableArn, ...TABLE_SCHEMA.indexes.map((i) => `${table.tableArn}/index/${i.indexName}`)];
+    if (access.table !== 'none') {
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          effect: Effect.ALLOW,
+          actions: [...TABLE_READ_ACTIONS, ...(access.table === 'readWrite' ? TABLE_WRITE_ACTIONS : [])],
+          resources: tableResources,
+        }),
+      );
+    }
+    if (access.verifiesTokens && access.table !== 'readWrite') {
+      // Read-only operations still record session activity and end expired sessions: SESSION# items only.
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          effect: Effect.ALLOW,
+          actions: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+          resources: [table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SESSION#*'] } },
+        }),
+      );
+    }
+    if (access.bucket === 'readWrite') bucket.grantReadWrite(role);
+    if (access.bucket === 'read') bucket.grantRead(role);
+    if (access.signsTokens) signingKey.grant(role, 'kms:Sign', 'kms:GetPublicKey');
+    else if (access.verifiesTokens) signingKey.grant(role, 'kms:GetPublicKey');
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * One installation of the Content Repository: HTTP API, one function per operation of the route table,
+ * the single DynamoDB table, the upload bucket and the KMS key that signs access tokens.
+ */
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import { UPLOAD_CHUNK_PREFIX } from '#shared/data/storage-layout.ts';
+import { TABLE_SCHEMA } from '#shared/data/table-schema.ts';
+import { OPERATIONS, type OperationName, ROUTES, FALLBACK_OPERATION } from '#shared/http/routes.ts';
+import { ApiFunction } from '../constructs/api-function.ts';
+import type { StageSettings } from '../stage.ts';
+
+export interface ContentRepositoryStackProps extends StackProps {
+  stage: StageSettings;
+}
+
+export class ContentRepositoryStack extends Stack {
+  readonly functions = new Map<OperationName, ApiFunction>();
+
+  constructor(scope: Construct, id: string, props: ContentRepositoryStackProps) {
+    super(scope, id, props);
+    const { stage } = props;
+    const removalPolicy = stage.ephemeral ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
+    const logRetention = stage.ephemeral ? RetentionDays.ONE_WEEK : RetentionDays.THREE_MONTHS;
+
+    const table = new Table(this, 'Table', {
+      partitionKey: { name: TABLE_SCHEMA.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE_SCHEMA.sortKey, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      encryption: TableEncryption.AWS_MANAGED,
+      timeToLiveAttribute: TABLE_SCHEMA.ttlAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: !stage.ephemeral },
+      deletionProtection: !stage.ephemeral,
+      removalPolicy,
+    });
+    for (const index of TABLE_SCHEMA.indexes) {
+      table.addGlobalSecondaryIndex({
+        indexName: index.indexName,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.ALL,
+      });
+    }
+    if (stage.ephemeral) {
+      Validations.of(table).acknowledge({
+        id: 'AwsSolutions-DDB3',
+        reason: `Stage "${stage.name}" is ephemeral (dev, PR or trial): its data is thrown away with the stack.`,
+      });
+    }
+
+    const accessLogs = new Bucket(this, 'AccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(90) }],
+      removalPolicy,
+      autoDeleteObjects: stage.ephemeral,
+    });
+    Validations.of(accessLogs).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This bucket is the destination of the upload bucket access logs; logging it would log itself.',
+    });
+
+    const bucket = new Bucket(this, 'Uploads', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'uploads/',
+      lifecycleRules: [
+        { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        { id: 'expire-abandoned-upload-chunks', prefix: UPLOAD_CHUNK_PREFIX, expiration: Duration.days(2) },
+      ],
+      removalPolicy,
+      autoDeleteObjects: stage.ephemeral,
+    });
+
+    const signingKey = new Key(this, 'TokenSigningKey', {
+      description: `Signs Content Repository access tokens (${stage.name})`,
+      keySpec: KeySpec.ECC_NIST_P256,
+      keyUsage: KeyUsage.SIGN_VERIFY,
+      pendingWindow: Duration.days(7),
+      removalPolicy,
+    });
+
+    const environment: Record<string, string> = {
+      TABLE_NAME: table.tableName,
+      BUCKET_NAME: bucket.bucketName,
+      TOKEN_SIGNING_KEY_ID: signingKey.keyArn,
+      TOKEN_ISSUER: `content-repository/${stage.name}`,
+      TOKEN_AUDIENCE: 'content-repository-api',
+      ...(stage.sessionTimeoutMinutes ? { SESSION_TIMEOUT: String(stage.sessionTimeoutMinutes) } : {}),
+      ...(stage.webTokenExpiresInDays ? { WEBTOKEN_EXPIRES_IN: String(stage.webTokenExpiresInDays) } : {}),
+    };
+    const integrations = new Map<OperationName, HttpLambdaIntegration>();
+    const integrationFor = (operation: OperationName) => {
+      let integration = integrations.get(operation);
+      if (!integration) {
+        const fn = new ApiFunction(this, `${operation[0]?.toUpperCase()}${operation.slice(1)}`, {
+          operation,
+          definition: OPERATIONS[operation],
+          table,
+          bucket,
+          signingKey,
+          environment,
+          logRetention,
+          removalPolicy,
+        });
+        this.functions.set(operation, fn);
+        integration = new HttpLambdaIntegration(`${operation}Integration`, fn.function);
+        integrations.set(operation, integration);
+      }
+      return integration;
+    };
+
+    const api = new HttpApi(this, 'Api', {
+      apiName: `content-repository-${stage.name}`,
+      description: 'Content Repository REST API',
+      createDefaultStage: false,
+      // Unmatched requests get a problem+json 404/405 from the route table, not API Gateway's own body.
+      defaultIntegration: integrationFor(FALLBACK_OPERATION),
+    });
+    for (const route of ROUTES) {
+      api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: integrationFor(route.operation) });
+    }
+    const accessLogGroup = new LogGroup(this, 'ApiAccessLogs', { retention: logRetention, removalPolicy });
+    new HttpStage(this, 'DefaultStage', {
+      httpApi: api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: stage.throttleRate, burstLimit: stage.throttleBurst },
+      accessLogSettings: { destination: new LogGroupLogDestination(accessLogGroup) },
+    });
+    Validations.of(api).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'Every function verifies the access token and its server-side session itself (revocable sessions, idle ' +
+        'timeout); an API Gateway JWT authorizer cannot see revoked sessions. Login and the 404 fallback are public.',
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint, description: 'base_url; the API is under /api/v1' });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
+  }
+}

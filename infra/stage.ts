@@ -1,0 +1,44 @@
+/**
+ * Stages: one stack per installation (`cdk deploy -c stage=NAME`). Tenant installs and production keep
+ * their data (RETAIN, point-in-time recovery, deletion protection); every other stage (dev, pr-42,
+ * trials) is ephemeral and is destroyed cleanly with `cdk destroy`.
+ */
+export interface StageSettings {
+  name: string;
+  ephemeral: boolean;
+  /** Requests per second (steady) and burst of the API stage. */
+  throttleRate: number;
+  throttleBurst: number;
+  sessionTimeoutMinutes: number | undefined;
+  webTokenExpiresInDays: number | undefined;
+}
+
+const STAGE_NAME = /^[a-z][a-z0-9-]{0,30}$/;
+const KEEPS_DATA = /^(prod|production|prod-.+|tenant-.+)$/;
+
+type Context = (key: string) => unknown;
+
+function numberContext(context: Context, key: string, fallback: number | undefined): number | undefined {
+  const raw = context(key);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`Context ${key} must be a positive number, got "${raw}"`);
+  return value;
+}
+
+export function stageSettings(context: Context): StageSettings {
+  const name = String(context('stage') ?? 'dev');
+  if (!STAGE_NAME.test(name)) {
+    throw new Error(`Stage "${name}" must be lower-case letters, digits and dashes, starting with a letter (≤ 31)`);
+  }
+  const retain = context('retainData');
+  const ephemeral = retain === undefined ? !KEEPS_DATA.test(name) : String(retain) !== 'true';
+  return {
+    name,
+    ephemeral,
+    throttleRate: numberContext(context, 'throttleRate', 100) as number,
+    throttleBurst: numberContext(context, 'throttleBurst', 200) as number,
+    sessionTimeoutMinutes: numberContext(context, 'sessionTimeout', undefined),
+    webTokenExpiresInDays: numberContext(context, 'webTokenExpiresIn', undefined),
+  };
+}

@@ -1,0 +1,6 @@
+/** Object key layout of the bucket; the lifecycle rules of the stack follow it. */
+
+/** Upload chunks waiting for their siblings; abandoned ones expire (see the stack's lifecycle rules). */
+export const UPLOAD_CHUNK_PREFIX = 'chunks/';
+/** Assembled files attached to documents. */
+export const FILE_PREFIX = 'files/';
