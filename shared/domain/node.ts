@@ -42,6 +42,8 @@ export interface Node {
   createdBy: string;
   modifiedBy: string;
   modifiedByName: string | null;
+  /** Environments only: nodeId of each system root, by its nodeType. */
+  systemRootIds?: Record<string, string>;
 }
 
 /** Spec §2.1 node, as create, retrieve, update and delete answer it. */
@@ -75,6 +77,8 @@ export interface DetailedElement extends BaseElement {
   documentType?: DocumentType | null;
   url?: string | null;
   fileInfo?: FileInfo | null;
+  /** Environments: where each facet keeps its items (nodeType of the root → nodeId). */
+  systemRoots?: Record<string, string>;
 }
 
 /** Identifiers are upper-case UUIDs, as in the spec's examples. */
@@ -152,5 +156,6 @@ export function toDetailedElement(node: Node): DetailedElement {
     detailed.url = node.url;
     detailed.fileInfo = node.fileInfo;
   }
+  if (node.systemRootIds) detailed.systemRoots = node.systemRootIds;
   return detailed;
 }

@@ -116,41 +116,12 @@ export async function createNode(caller: Caller, payload: CreateNodePayload): Pr
       },
     ]);
   }
-  const parent = await findNode(parentId);
-  if (!parent || parent.deleted) {
-    throw new BadRequestError(
-      'PARENT_NOT_FOUND',
-      `No object with nodeId ${parentId} to create the object under`,
-      [
-        {
-          in: 'body',
-          path: '$.parent.nodeId',
-          rule: 'exists',
-          message: 'must be the nodeId of an existing object',
-        },
-      ],
-    );
-  }
-  if (!definition.parents.includes(parent.nodeType)) {
-    const allowed = definition.parents.join(', ');
-    throw new BadRequestError(
-      'INVALID_PARENT_TYPE',
-      `A ${definition.nodeType} cannot be created under a ${parent.nodeType}; allowed parent types: ${allowed}`,
-      [
-        {
-          in: 'body',
-          path: '$.parent.nodeId',
-          rule: 'parent_type',
-          message: `must be a node of type ${allowed}`,
-        },
-      ],
-    );
-  }
+  const parent = await resolveParent(parentId, definition);
   const node = newNode(
     caller,
     {
       nodeType: definition.nodeType,
-      parentId,
+      parentId: parent.nodeId,
       environmentId: parent.environmentId,
       ...settableFields(payload),
     },
@@ -158,16 +129,45 @@ export async function createNode(caller: Caller, payload: CreateNodePayload): Pr
   );
   try {
     await commitNodeWrites([
-      { kind: 'requireLive', nodeId: parentId },
+      { kind: 'requireLive', nodeId: parent.nodeId },
       { kind: 'create', node },
     ]);
   } catch (error) {
     if (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'requireLive')) {
-      throw new BadRequestError('PARENT_NOT_FOUND', `The object ${parentId} was deleted meanwhile`);
+      throw new BadRequestError('PARENT_NOT_FOUND', `The object ${parent.nodeId} was deleted meanwhile`);
     }
     throw error;
   }
   return node;
+}
+
+const parentNotFound = (parentId: string) =>
+  new BadRequestError('PARENT_NOT_FOUND', `No object with nodeId ${parentId} to create the object under`, [
+    { in: 'body', path: '$.parent.nodeId', rule: 'exists', message: 'must be the nodeId of an existing object' },
+  ]);
+
+/**
+ * The node a new object goes under. Items kept under a facet's system root (terms, roles, risks, …) may
+ * name their environment as parent: they are placed under that environment's root for their facet.
+ */
+async function resolveParent(parentId: string, definition: NodeTypeDefinition): Promise<Node> {
+  let parent = await findNode(parentId);
+  if (!parent || parent.deleted) throw parentNotFound(parentId);
+  const rootIds = parent.nodeType === 'ENVIRONMENT' ? parent.systemRootIds : undefined;
+  const rootId = rootIds && definition.parents.map((type) => rootIds[type]).find(Boolean);
+  if (rootId && !definition.parents.includes('ENVIRONMENT')) {
+    parent = await findNode(rootId);
+    if (!parent || parent.deleted) throw parentNotFound(rootId);
+  }
+  if (!definition.parents.includes(parent.nodeType)) {
+    const allowed = definition.parents.join(', ');
+    throw new BadRequestError(
+      'INVALID_PARENT_TYPE',
+      `A ${definition.nodeType} cannot be created under a ${parent.nodeType}; allowed parent types: ${allowed}`,
+      [{ in: 'body', path: '$.parent.nodeId', rule: 'parent_type', message: `must be a node of type ${allowed}` }],
+    );
+  }
+  return parent;
 }
 
 async function createEnvironment(caller: Caller, payload: CreateNodePayload, at: string): Promise<Node> {
@@ -207,6 +207,7 @@ async function createEnvironment(caller: Caller, payload: CreateNodePayload, at:
       at,
     ),
   );
+  environment.systemRootIds = Object.fromEntries(roots.map((root) => [root.nodeType, root.nodeId]));
   await commitNodeWrites([environment, ...roots].map((node) => ({ kind: 'create', node })));
   return environment;
 }

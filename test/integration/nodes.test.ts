@@ -1,0 +1,410 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NODE_TYPES } from '#shared/domain/node-types.ts';
+import { createNode, defaultEnvironmentId, folder, urlDocument } from './helpers/library.ts';
+import { type ApiClient, startTestStack, type TestStack } from './helpers/test-stack.ts';
+
+const UPPER_UUID = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/;
+const MILLIS_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(Z|[+-]\d{2}:\d{2})$/;
+
+let ctx: TestStack;
+let api: ApiClient;
+let token: string;
+let environmentId: string;
+
+beforeAll(async () => {
+  ctx = await startTestStack();
+  api = ctx.api;
+  token = await api.login();
+  environmentId = await defaultEnvironmentId(api, token);
+});
+afterAll(() => ctx.close());
+
+describe('POST /api/v1/items', () => {
+  it('creates a first-level document folder as a spec §2.1 BaseElement', async () => {
+    const response = await api.call('POST', '/api/v1/items?draft=true', { token, body: folder(environmentId) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('etag')).toBe(`W/"${response.body.nodeVersionId}"`);
+    expect(response.body).toEqual({
+      '@type': 'BaseElement',
+      nodeId: expect.stringMatching(UPPER_UUID),
+      nodeVersionId: expect.stringMatching(UPPER_UUID),
+      nodeType: 'DOCUMENT_SET',
+      name: 'Policies',
+      version: '0.0001',
+      creationDate: expect.stringMatching(MILLIS_ISO),
+      modificationDate: expect.stringMatching(MILLIS_ISO),
+      nodeStatus: 'IN_PROGRESS',
+      publishedNodeVersionId: null,
+      nodeSubType: null,
+      nodeSubTypeName: null,
+      userNodeSubType: null,
+      extensions: null,
+      deleted: false,
+      system: false,
+      locked: false,
+      favorite: false,
+      referenceNumber: null,
+    });
+    expect(response.body.creationDate).toBe(response.body.modificationDate);
+  });
+
+  it('creates a URL document in a folder, and a process in a process folder', async () => {
+    const documents = await createNode(api, token, folder(environmentId, 'Manuals'));
+    const document = await createNode(api, token, urlDocument(documents.nodeId));
+    expect(document).toMatchObject({ nodeType: 'DOCUMENT', version: '0.0001', nodeStatus: 'IN_PROGRESS' });
+
+    const processes = await createNode(api, token, {
+      parent: { nodeId: environmentId },
+      '@type': 'NodeElement',
+      nodeType: 'PROCESS_SET',
+      name: 'Core processes',
+    });
+    const process = await createNode(api, token, {
+      parent: { nodeId: processes.nodeId },
+      '@type': 'Process',
+      nodeType: 'PROCESS',
+      name: 'Order to cash',
+    });
+    expect(process.nodeType).toBe('PROCESS');
+  });
+
+  it('creates every object type of the catalogue under an allowed parent', async () => {
+    const created = new Map<string, string>([['ENVIRONMENT', environmentId]]);
+    const detail = await api.call('GET', `/api/v1/items/${environmentId}?detail=true`, { token });
+    for (const [rootType, rootId] of Object.entries(detail.body.systemRoots as Record<string, string>)) {
+      created.set(rootType, rootId);
+    }
+    const pending = NODE_TYPES.filter((t) => !t.systemRoot && t.nodeType !== 'ENVIRONMENT');
+    // Parents first: keep going round until every type found a parent that already exists.
+    while (pending.length > 0) {
+      const index = pending.findIndex((t) => t.parents.some((p) => created.has(p)));
+      expect(index, `no parent available for ${pending.map((t) => t.nodeType)}`).toBeGreaterThanOrEqual(0);
+      const [type] = pending.splice(index, 1);
+      if (!type) break;
+      const parentType = type.parents.find((p) => created.has(p)) as string;
+      const extra = type.nodeType === 'DOCUMENT' ? { documentType: 'URL', url: 'https://example.com/doc' } : {};
+      const node = await createNode(api, token, {
+        parent: { nodeId: created.get(parentType) },
+        '@type': type.payloadType,
+        nodeType: type.nodeType,
+        name: `A ${type.description}`,
+        ...extra,
+      });
+      expect(node.nodeType).toBe(type.nodeType);
+      created.set(type.nodeType, node.nodeId);
+    }
+  });
+
+  it('places items of a facet under the environment’s system root when the environment is named as parent', async () => {
+    const term = await createNode(api, token, {
+      parent: { nodeId: environmentId },
+      '@type': 'Term',
+      nodeType: 'TERM',
+      name: 'Lead time',
+    });
+    const detail = await api.call('GET', `/api/v1/items/${term.nodeId}?detail=true`, { token });
+    const environment = await api.call('GET', `/api/v1/items/${environmentId}?detail=true`, { token });
+    expect(detail.body.parent).toEqual({ nodeId: environment.body.systemRoots.GLOSSARY_ROOT });
+  });
+
+  it('refuses a wrong parent type with a 400 naming the allowed ones, and creates nothing', async () => {
+    const documents = await createNode(api, token, folder(environmentId, 'Wrong place'));
+    const response = await api.call('POST', '/api/v1/items', {
+      token,
+      body: { parent: { nodeId: documents.nodeId }, '@type': 'Process', nodeType: 'PROCESS', name: 'Misplaced' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(response.body).toMatchObject({ status: 400, code: 'INVALID_PARENT_TYPE' });
+    expect(response.body.detail).toContain('allowed parent types: PROCESS_SET');
+    expect(response.body.errors).toEqual([expect.objectContaining({ path: '$.parent.nodeId', rule: 'parent_type' })]);
+  });
+
+  it('refuses an unknown parent, a missing parent and a mismatched @type, naming the field', async () => {
+    const unknown = await api.call('POST', '/api/v1/items', {
+      token,
+      body: folder('00000000-0000-4000-8000-000000000000'),
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.code).toBe('PARENT_NOT_FOUND');
+
+    const { parent: _parent, ...orphan } = folder(environmentId);
+    const missing = await api.call('POST', '/api/v1/items', { token, body: orphan });
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors).toEqual([expect.objectContaining({ path: '$.parent', rule: 'required' })]);
+
+    const mistyped = await api.call('POST', '/api/v1/items', {
+      token,
+      body: { ...folder(environmentId), '@type': 'Process' },
+    });
+    expect(mistyped.status).toBe(400);
+    expect(mistyped.body.errors[0]).toMatchObject({ path: '$["@type"]', rule: 'type_mismatch' });
+    expect(mistyped.body.errors[0].message).toContain('"NodeElement"');
+  });
+
+  it('reports every missing or mistyped field with its JSON path', async () => {
+    const response = await api.call('POST', '/api/v1/items', {
+      token,
+      body: { parent: { nodeId: 42 }, '@type': 'NodeElement', nodeType: 'FOLDERISH', name: '', colour: 'red' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('VALIDATION_FAILED');
+    const paths = response.body.errors.map((e: { path: string }) => e.path).sort();
+    expect(paths).toEqual(['$.colour', '$.name', '$.nodeType', '$.parent.nodeId']);
+    expect(response.body.errors.find((e: { path: string }) => e.path === '$.colour').rule).toBe('unrecognized_key');
+  });
+
+  it('refuses FILE documents with a clear 400 until uploads exist', async () => {
+    const documents = await createNode(api, token, folder(environmentId, 'Files'));
+    const response = await api.call('POST', '/api/v1/items', {
+      token,
+      body: {
+        parent: { nodeId: documents.nodeId },
+        '@type': 'Document',
+        nodeType: 'DOCUMENT',
+        name: 'Scan',
+        documentType: 'FILE',
+        fileInfo: { uploadIdentifier: 'abc', name: 'scan.pdf' },
+      },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([expect.objectContaining({ path: '$.documentType', rule: 'not_available' })]);
+  });
+
+  it('requires url for URL documents and refuses system roots', async () => {
+    const documents = await createNode(api, token, folder(environmentId, 'Links'));
+    const { url: _url, ...noUrl } = urlDocument(documents.nodeId);
+    const response = await api.call('POST', '/api/v1/items', { token, body: noUrl });
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([expect.objectContaining({ path: '$.url', rule: 'required' })]);
+
+    const badUrl = await api.call('POST', '/api/v1/items', {
+      token,
+      body: { ...urlDocument(documents.nodeId), url: 'javascript:alert(1)' },
+    });
+    expect(badUrl.status).toBe(400);
+    expect(badUrl.body.errors[0].path).toBe('$.url');
+
+    const root = await api.call('POST', '/api/v1/items', {
+      token,
+      body: { parent: { nodeId: environmentId }, '@type': 'NodeElement', nodeType: 'GLOSSARY_ROOT', name: 'Another' },
+    });
+    expect(root.status).toBe(400);
+    expect(root.body.code).toBe('NODE_TYPE_NOT_CREATABLE');
+  });
+
+  it('creates environments with their system roots, for system administrators', async () => {
+    const environment = await createNode(api, token, { '@type': 'NodeElement', nodeType: 'ENVIRONMENT', name: 'Audit' });
+    const detail = await api.call('GET', `/api/v1/items/${environment.nodeId}?detail=true`, { token });
+    expect(Object.keys(detail.body.systemRoots).sort()).toEqual(
+      NODE_TYPES.filter((t) => t.systemRoot)
+        .map((t) => t.nodeType)
+        .sort(),
+    );
+    for (const rootId of Object.values(detail.body.systemRoots as Record<string, string>)) {
+      const root = await api.call('GET', `/api/v1/items/${rootId}`, { token });
+      expect(root.body).toMatchObject({ system: true, deleted: false });
+    }
+  });
+});
+
+describe('GET /api/v1/items/{nodeId}', () => {
+  it('returns the node with a weak ETag and private no-cache, and 304 for If-None-Match', async () => {
+    const created = await createNode(api, token, folder(environmentId, 'Retrieved'));
+    const response = await api.call('GET', `/api/v1/items/${created.nodeId}?draft=true`, { token });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual(created);
+    expect(response.headers.get('cache-control')).toBe('no-cache, no-transform, private');
+    const etag = response.headers.get('etag') as string;
+    expect(etag).toBe(`W/"${created.nodeVersionId}"`);
+
+    const again = await api.call('GET', `/api/v1/items/${created.nodeId}`, { token, headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+
+    const other = await api.call('GET', `/api/v1/items/${created.nodeId}`, { token, headers: { 'if-none-match': 'W/"x"' } });
+    expect(other.status).toBe(200);
+  });
+
+  it('detail=true adds parent and type-specific fields; lower-case ids are accepted', async () => {
+    const documents = await createNode(api, token, folder(environmentId, 'Detail'));
+    const document = await createNode(api, token, {
+      ...urlDocument(documents.nodeId),
+      richTextDescription: '<p>Rules for <b>travel</b></p>',
+      referenceNumber: 'POL-7',
+    });
+    const response = await api.call('GET', `/api/v1/items/${document.nodeId.toLowerCase()}?detail=true`, { token });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      nodeId: document.nodeId,
+      parent: { nodeId: documents.nodeId },
+      documentType: 'URL',
+      url: 'https://intranet.example.com/travel',
+      richTextDescription: '<p>Rules for <b>travel</b></p>',
+      referenceNumber: 'POL-7',
+    });
+    const plain = await api.call('GET', `/api/v1/items/${document.nodeId}`, { token });
+    expect(plain.body).not.toHaveProperty('url');
+  });
+
+  it('draft=false answers 404 for a never-published object', async () => {
+    const created = await createNode(api, token, folder(environmentId, 'Unpublished'));
+    const response = await api.call('GET', `/api/v1/items/${created.nodeId}?draft=false`, { token });
+    expect(response.status).toBe(404);
+    expect(response.body.code).toBe('NODE_NOT_FOUND');
+  });
+
+  it('answers 404 for an unknown id and 400 for a malformed one or an unknown parameter', async () => {
+    const unknown = await api.call('GET', '/api/v1/items/00000000-0000-4000-8000-000000000000', { token });
+    expect(unknown.status).toBe(404);
+    const malformed = await api.call('GET', '/api/v1/items/not-a-uuid', { token });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.errors[0]).toMatchObject({ in: 'path', path: '$.nodeId' });
+    const param = await api.call('GET', `/api/v1/items/${environmentId}?draft=maybe&colour=red`, { token });
+    expect(param.status).toBe(400);
+    expect(param.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['$.colour', '$.draft']);
+  });
+});
+
+describe('PUT /api/v1/items/{nodeId}', () => {
+  it('updates with the current nodeVersionId: new version id, version 0.0002, later modificationDate', async () => {
+    const documents = await createNode(api, token, folder(environmentId, 'To update'));
+    const retrieved = await api.call('GET', `/api/v1/items/${documents.nodeId}?detail=true`, { token });
+    await new Promise((r) => setTimeout(r, 5));
+    const response = await api.call('PUT', `/api/v1/items/${documents.nodeId}?draft=true`, {
+      token,
+      body: { ...retrieved.body, name: 'Updated policies' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      '@type': 'BaseElement',
+      nodeId: documents.nodeId,
+      name: 'Updated policies',
+      version: '0.0002',
+      nodeStatus: 'IN_PROGRESS',
+      creationDate: documents.creationDate,
+    });
+    expect(response.body.nodeVersionId).not.toBe(documents.nodeVersionId);
+    expect(response.body.modificationDate > documents.modificationDate).toBe(true);
+    expect(response.headers.get('etag')).toBe(`W/"${response.body.nodeVersionId}"`);
+
+    const after = await api.call('GET', `/api/v1/items/${documents.nodeId}`, { token });
+    expect(after.body).toEqual(response.body);
+  });
+
+  it('answers 409 naming the current nodeVersionId for a stale one, and changes nothing', async () => {
+    const documents = await createNode(api, token, folder(environmentId, 'Stale'));
+    const first = await api.call('PUT', `/api/v1/items/${documents.nodeId}`, {
+      token,
+      body: { ...folder(environmentId, 'First'), nodeId: documents.nodeId, nodeVersionId: documents.nodeVersionId },
+    });
+    expect(first.status).toBe(200);
+    const stale = await api.call('PUT', `/api/v1/items/${documents.nodeId}`, {
+      token,
+      body: { ...folder(environmentId, 'Second'), nodeId: documents.nodeId, nodeVersionId: documents.nodeVersionId },
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ code: 'VERSION_CONFLICT', currentNodeVersionId: first.body.nodeVersionId });
+    const current = await api.call('GET', `/api/v1/items/${documents.nodeId}`, { token });
+    expect(current.body).toEqual(first.body);
+  });
+
+  it('honours If-Match with 412 and the current ETag', async () => {
+    const documents = await createNode(api, token, folder(environmentId, 'If-Match'));
+    const body = { ...folder(environmentId, 'Renamed'), nodeId: documents.nodeId, nodeVersionId: documents.nodeVersionId };
+    const refused = await api.call('PUT', `/api/v1/items/${documents.nodeId}`, {
+      token,
+      body,
+      headers: { 'if-match': 'W/"11111111-1111-4111-8111-111111111111"' },
+    });
+    expect(refused.status).toBe(412);
+    expect(refused.headers.get('etag')).toBe(`W/"${documents.nodeVersionId}"`);
+    const accepted = await api.call('PUT', `/api/v1/items/${documents.nodeId}`, {
+      token,
+      body,
+      headers: { 'if-match': `W/"${documents.nodeVersionId}"` },
+    });
+    expect(accepted.status).toBe(200);
+  });
+
+  it('refuses a body for another node, a type change and a move, naming the field', async () => {
+    const documents = await createNode(api, token, folder(environmentId, 'Guarded'));
+    const base = { ...folder(environmentId), nodeId: documents.nodeId, nodeVersionId: documents.nodeVersionId };
+    const otherId = await api.call('PUT', `/api/v1/items/${environmentId}`, { token, body: base });
+    expect(otherId.status).toBe(400);
+    expect(otherId.body.errors[0].path).toBe('$.nodeId');
+    const retyped = await api.call('PUT', `/api/v1/items/${documents.nodeId}`, {
+      token,
+      body: { ...base, nodeType: 'PROCESS_SET' },
+    });
+    expect(retyped.status).toBe(400);
+    expect(retyped.body.errors[0]).toMatchObject({ path: '$.nodeType', rule: 'immutable' });
+    const other = await createNode(api, token, folder(environmentId, 'Elsewhere'));
+    const moved = await api.call('PUT', `/api/v1/items/${documents.nodeId}`, {
+      token,
+      body: { ...base, parent: { nodeId: other.nodeId } },
+    });
+    expect(moved.status).toBe(400);
+    expect(moved.body.code).toBe('MOVE_NOT_SUPPORTED');
+    const unchanged = await api.call('GET', `/api/v1/items/${documents.nodeId}`, { token });
+    expect(unchanged.body.nodeVersionId).toBe(documents.nodeVersionId);
+  });
+});
+
+describe('DELETE /api/v1/items/{nodeId}', () => {
+  it('soft-deletes the whole subtree, answers the deleted nodes, and they are 404 afterwards', async () => {
+    const top = await createNode(api, token, folder(environmentId, 'Doomed'));
+    const sub = await createNode(api, token, {
+      parent: { nodeId: top.nodeId },
+      '@type': 'NodeElement',
+      nodeType: 'DOCUMENT_SET',
+      name: 'Sub',
+    });
+    const docs = await Promise.all([
+      createNode(api, token, urlDocument(sub.nodeId, 'One')),
+      createNode(api, token, urlDocument(sub.nodeId, 'Two')),
+      createNode(api, token, urlDocument(top.nodeId, 'Three')),
+    ]);
+    const response = await api.call('DELETE', `/api/v1/items/${top.nodeId}?draft=true`, { token, body: {} });
+    expect(response.status).toBe(200);
+    const deleted = response.body as { nodeId: string; deleted: boolean; '@type': string; version: string }[];
+    expect(deleted[0]?.nodeId).toBe(top.nodeId);
+    expect(deleted.map((n) => n.nodeId).sort()).toEqual([top.nodeId, sub.nodeId, ...docs.map((d) => d.nodeId)].sort());
+    for (const node of deleted) {
+      expect(node).toMatchObject({ '@type': 'BaseElement', deleted: true, version: '0.0002' });
+      const gone = await api.call('GET', `/api/v1/items/${node.nodeId}`, { token });
+      expect(gone.status).toBe(404);
+    }
+    const again = await api.call('DELETE', `/api/v1/items/${top.nodeId}`, { token, body: {} });
+    expect(again.status).toBe(404);
+    const under = await api.call('POST', '/api/v1/items', { token, body: urlDocument(top.nodeId) });
+    expect(under.status).toBe(400);
+    expect(under.body.code).toBe('PARENT_NOT_FOUND');
+  });
+
+  it('accepts an empty body, refuses a non-empty one, and protects system roots', async () => {
+    const lone = await createNode(api, token, folder(environmentId, 'Lone'));
+    const withBody = await api.call('DELETE', `/api/v1/items/${lone.nodeId}`, { token, body: { force: true } });
+    expect(withBody.status).toBe(400);
+    const noBody = await api.call('DELETE', `/api/v1/items/${lone.nodeId}`, { token });
+    expect(noBody.status).toBe(200);
+    expect(noBody.body).toHaveLength(1);
+
+    const environment = await api.call('GET', `/api/v1/items/${environmentId}?detail=true`, { token });
+    const root = await api.call('DELETE', `/api/v1/items/${environment.body.systemRoots.RISK_ROOT}`, { token, body: {} });
+    expect(root.status).toBe(409);
+    expect(root.body.code).toBe('SYSTEM_NODE_PROTECTED');
+  });
+
+  it('deletes an environment with its system roots and content', async () => {
+    const environment = await createNode(api, token, { '@type': 'NodeElement', nodeType: 'ENVIRONMENT', name: 'Temp' });
+    const documents = await createNode(api, token, folder(environment.nodeId));
+    const response = await api.call('DELETE', `/api/v1/items/${environment.nodeId}`, { token, body: {} });
+    expect(response.status).toBe(200);
+    expect(response.body).toHaveLength(1 + NODE_TYPES.filter((t) => t.systemRoot).length + 1);
+    expect((await api.call('GET', `/api/v1/items/${documents.nodeId}`, { token })).status).toBe(404);
+    const list = await api.call('GET', '/api/v1/list?nodeType=ENVIRONMENT', { token });
+    expect(list.body.results.map((e: { nodeId: string }) => e.nodeId)).not.toContain(environment.nodeId);
+  });
+});
