@@ -22,14 +22,17 @@ function numberContext(context: Context, key: string, fallback: number | undefin
   const raw = context(key);
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`Context ${key} must be a positive number, got "${raw}"`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`Context ${key} must be a positive number, got "${raw}"`);
   return value;
 }
 
 export function stageSettings(context: Context): StageSettings {
   const name = String(context('stage') ?? 'dev');
   if (!STAGE_NAME.test(name)) {
-    throw new Error(`Stage "${name}" must be lower-case letters, digits and dashes, starting with a letter (≤ 31)`);
+    throw new Error(
+      `Stage "${name}" must be lower-case letters, digits and dashes, starting with a letter (≤ 31)`,
+    );
   }
   const retain = context('retainData');
   const ephemeral = retain === undefined ? !KEEPS_DATA.test(name) : String(retain) !== 'true';

@@ -18,11 +18,22 @@ import type { OperationDefinition } from '#shared/http/routes.ts';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
 
-const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
-const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+const TABLE_READ_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:ConditionCheckItem',
+];
+const TABLE_WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+];
 
 /** ESM bundles need `require` for the CommonJS dependencies that load Node built-ins. */
-const ESM_REQUIRE_BANNER = "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);";
+const ESM_REQUIRE_BANNER =
+  "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);";
 
 export interface ApiFunctionProps {
   operation: string;
@@ -41,7 +52,10 @@ export class ApiFunction extends Construct {
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
     const { definition, table, bucket, signingKey } = props;
-    const logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: props.removalPolicy });
+    const logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+    });
     const role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: `Content Repository ${props.operation}`,
@@ -80,7 +94,10 @@ export class ApiFunction extends Construct {
 
     const { access } = definition;
     // Explicit actions on this table and its named indexes: no wildcards, no Scan.
-    const tableResources = [table.tableArn, ...TABLE_SCHEMA.indexes.map((i) => `${table.tableArn}/index/${i.indexName}`)];
+    const tableResources = [
+      table.tableArn,
+      ...TABLE_SCHEMA.indexes.map((i) => `${table.tableArn}/index/${i.indexName}`),
+    ];
     if (access.table !== 'none') {
       role.addToPrincipalPolicy(
         new PolicyStatement({

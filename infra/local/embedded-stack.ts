@@ -34,6 +34,7 @@ export interface EmbeddedStackOptions {
 export interface EmbeddedStack {
   /** e.g. http://127.0.0.1:3000 (the API is under /api/v1). */
   url: string;
+  port: number;
   dynamoDb: LocalDynamoDb;
   bootstrap: import('#shared/services/bootstrap.ts').BootstrapResult;
   close(): Promise<void>;
@@ -88,6 +89,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
 
   return {
     url: `http://${host}:${port}`,
+    port,
     dynamoDb,
     bootstrap,
     async close() {

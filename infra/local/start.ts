@@ -16,7 +16,8 @@ if (bootstrap.created) {
     );
   }
 }
-console.log(`Content Repository API on ${stack.url}/api/v1 (data in ${settings.dataDir}); Ctrl-C stops it.`);
+const shownUrl = settings.host === '127.0.0.1' ? `http://localhost:${stack.port}` : stack.url;
+console.log(`Content Repository API on ${shownUrl}/api/v1 (data in ${settings.dataDir}); Ctrl-C stops it.`);
 
 let stopping = false;
 const stop = async (signal: string) => {

@@ -12,7 +12,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import type { Construct } from 'constructs';
 import { UPLOAD_CHUNK_PREFIX } from '#shared/data/storage-layout.ts';
 import { TABLE_SCHEMA } from '#shared/data/table-schema.ts';
-import { OPERATIONS, type OperationName, ROUTES, FALLBACK_OPERATION } from '#shared/http/routes.ts';
+import { FALLBACK_OPERATION, OPERATIONS, type OperationName, ROUTES } from '#shared/http/routes.ts';
 import { ApiFunction } from '../constructs/api-function.ts';
 import type { StageSettings } from '../stage.ts';
 
@@ -128,7 +128,11 @@ export class ContentRepositoryStack extends Stack {
       defaultIntegration: integrationFor(FALLBACK_OPERATION),
     });
     for (const route of ROUTES) {
-      api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: integrationFor(route.operation) });
+      api.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: integrationFor(route.operation),
+      });
     }
     const accessLogGroup = new LogGroup(this, 'ApiAccessLogs', { retention: logRetention, removalPolicy });
     new HttpStage(this, 'DefaultStage', {
@@ -145,7 +149,10 @@ export class ContentRepositoryStack extends Stack {
         'timeout); an API Gateway JWT authorizer cannot see revoked sessions. Login and the 404 fallback are public.',
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint, description: 'base_url; the API is under /api/v1' });
+    new CfnOutput(this, 'ApiUrl', {
+      value: api.apiEndpoint,
+      description: 'base_url; the API is under /api/v1',
+    });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
   }

@@ -143,7 +143,12 @@ export async function createNode(caller: Caller, payload: CreateNodePayload): Pr
 
 const parentNotFound = (parentId: string) =>
   new BadRequestError('PARENT_NOT_FOUND', `No object with nodeId ${parentId} to create the object under`, [
-    { in: 'body', path: '$.parent.nodeId', rule: 'exists', message: 'must be the nodeId of an existing object' },
+    {
+      in: 'body',
+      path: '$.parent.nodeId',
+      rule: 'exists',
+      message: 'must be the nodeId of an existing object',
+    },
   ]);
 
 /**
@@ -164,7 +169,14 @@ async function resolveParent(parentId: string, definition: NodeTypeDefinition): 
     throw new BadRequestError(
       'INVALID_PARENT_TYPE',
       `A ${definition.nodeType} cannot be created under a ${parent.nodeType}; allowed parent types: ${allowed}`,
-      [{ in: 'body', path: '$.parent.nodeId', rule: 'parent_type', message: `must be a node of type ${allowed}` }],
+      [
+        {
+          in: 'body',
+          path: '$.parent.nodeId',
+          rule: 'parent_type',
+          message: `must be a node of type ${allowed}`,
+        },
+      ],
     );
   }
   return parent;

@@ -21,7 +21,10 @@ afterAll(() => ctx.close());
 
 describe('POST /api/v1/items', () => {
   it('creates a first-level document folder as a spec §2.1 BaseElement', async () => {
-    const response = await api.call('POST', '/api/v1/items?draft=true', { token, body: folder(environmentId) });
+    const response = await api.call('POST', '/api/v1/items?draft=true', {
+      token,
+      body: folder(environmentId),
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('etag')).toBe(`W/"${response.body.nodeVersionId}"`);
     expect(response.body).toEqual({
@@ -82,7 +85,8 @@ describe('POST /api/v1/items', () => {
       const [type] = pending.splice(index, 1);
       if (!type) break;
       const parentType = type.parents.find((p) => created.has(p)) as string;
-      const extra = type.nodeType === 'DOCUMENT' ? { documentType: 'URL', url: 'https://example.com/doc' } : {};
+      const extra =
+        type.nodeType === 'DOCUMENT' ? { documentType: 'URL', url: 'https://example.com/doc' } : {};
       const node = await createNode(api, token, {
         parent: { nodeId: created.get(parentType) },
         '@type': type.payloadType,
@@ -111,13 +115,20 @@ describe('POST /api/v1/items', () => {
     const documents = await createNode(api, token, folder(environmentId, 'Wrong place'));
     const response = await api.call('POST', '/api/v1/items', {
       token,
-      body: { parent: { nodeId: documents.nodeId }, '@type': 'Process', nodeType: 'PROCESS', name: 'Misplaced' },
+      body: {
+        parent: { nodeId: documents.nodeId },
+        '@type': 'Process',
+        nodeType: 'PROCESS',
+        name: 'Misplaced',
+      },
     });
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toBe('application/problem+json');
     expect(response.body).toMatchObject({ status: 400, code: 'INVALID_PARENT_TYPE' });
     expect(response.body.detail).toContain('allowed parent types: PROCESS_SET');
-    expect(response.body.errors).toEqual([expect.objectContaining({ path: '$.parent.nodeId', rule: 'parent_type' })]);
+    expect(response.body.errors).toEqual([
+      expect.objectContaining({ path: '$.parent.nodeId', rule: 'parent_type' }),
+    ]);
   });
 
   it('refuses an unknown parent, a missing parent and a mismatched @type, naming the field', async () => {
@@ -145,13 +156,21 @@ describe('POST /api/v1/items', () => {
   it('reports every missing or mistyped field with its JSON path', async () => {
     const response = await api.call('POST', '/api/v1/items', {
       token,
-      body: { parent: { nodeId: 42 }, '@type': 'NodeElement', nodeType: 'FOLDERISH', name: '', colour: 'red' },
+      body: {
+        parent: { nodeId: 42 },
+        '@type': 'NodeElement',
+        nodeType: 'FOLDERISH',
+        name: '',
+        colour: 'red',
+      },
     });
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('VALIDATION_FAILED');
     const paths = response.body.errors.map((e: { path: string }) => e.path).sort();
     expect(paths).toEqual(['$.colour', '$.name', '$.nodeType', '$.parent.nodeId']);
-    expect(response.body.errors.find((e: { path: string }) => e.path === '$.colour').rule).toBe('unrecognized_key');
+    expect(response.body.errors.find((e: { path: string }) => e.path === '$.colour').rule).toBe(
+      'unrecognized_key',
+    );
   });
 
   it('refuses FILE documents with a clear 400 until uploads exist', async () => {
@@ -168,7 +187,9 @@ describe('POST /api/v1/items', () => {
       },
     });
     expect(response.status).toBe(400);
-    expect(response.body.errors).toEqual([expect.objectContaining({ path: '$.documentType', rule: 'not_available' })]);
+    expect(response.body.errors).toEqual([
+      expect.objectContaining({ path: '$.documentType', rule: 'not_available' }),
+    ]);
   });
 
   it('requires url for URL documents and refuses system roots', async () => {
@@ -187,14 +208,23 @@ describe('POST /api/v1/items', () => {
 
     const root = await api.call('POST', '/api/v1/items', {
       token,
-      body: { parent: { nodeId: environmentId }, '@type': 'NodeElement', nodeType: 'GLOSSARY_ROOT', name: 'Another' },
+      body: {
+        parent: { nodeId: environmentId },
+        '@type': 'NodeElement',
+        nodeType: 'GLOSSARY_ROOT',
+        name: 'Another',
+      },
     });
     expect(root.status).toBe(400);
     expect(root.body.code).toBe('NODE_TYPE_NOT_CREATABLE');
   });
 
   it('creates environments with their system roots, for system administrators', async () => {
-    const environment = await createNode(api, token, { '@type': 'NodeElement', nodeType: 'ENVIRONMENT', name: 'Audit' });
+    const environment = await createNode(api, token, {
+      '@type': 'NodeElement',
+      nodeType: 'ENVIRONMENT',
+      name: 'Audit',
+    });
     const detail = await api.call('GET', `/api/v1/items/${environment.nodeId}?detail=true`, { token });
     expect(Object.keys(detail.body.systemRoots).sort()).toEqual(
       NODE_TYPES.filter((t) => t.systemRoot)
@@ -218,12 +248,18 @@ describe('GET /api/v1/items/{nodeId}', () => {
     const etag = response.headers.get('etag') as string;
     expect(etag).toBe(`W/"${created.nodeVersionId}"`);
 
-    const again = await api.call('GET', `/api/v1/items/${created.nodeId}`, { token, headers: { 'if-none-match': etag } });
+    const again = await api.call('GET', `/api/v1/items/${created.nodeId}`, {
+      token,
+      headers: { 'if-none-match': etag },
+    });
     expect(again.status).toBe(304);
     expect(again.text).toBe('');
     expect(again.headers.get('etag')).toBe(etag);
 
-    const other = await api.call('GET', `/api/v1/items/${created.nodeId}`, { token, headers: { 'if-none-match': 'W/"x"' } });
+    const other = await api.call('GET', `/api/v1/items/${created.nodeId}`, {
+      token,
+      headers: { 'if-none-match': 'W/"x"' },
+    });
     expect(other.status).toBe(200);
   });
 
@@ -234,7 +270,9 @@ describe('GET /api/v1/items/{nodeId}', () => {
       richTextDescription: '<p>Rules for <b>travel</b></p>',
       referenceNumber: 'POL-7',
     });
-    const response = await api.call('GET', `/api/v1/items/${document.nodeId.toLowerCase()}?detail=true`, { token });
+    const response = await api.call('GET', `/api/v1/items/${document.nodeId.toLowerCase()}?detail=true`, {
+      token,
+    });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
       nodeId: document.nodeId,
@@ -297,22 +335,37 @@ describe('PUT /api/v1/items/{nodeId}', () => {
     const documents = await createNode(api, token, folder(environmentId, 'Stale'));
     const first = await api.call('PUT', `/api/v1/items/${documents.nodeId}`, {
       token,
-      body: { ...folder(environmentId, 'First'), nodeId: documents.nodeId, nodeVersionId: documents.nodeVersionId },
+      body: {
+        ...folder(environmentId, 'First'),
+        nodeId: documents.nodeId,
+        nodeVersionId: documents.nodeVersionId,
+      },
     });
     expect(first.status).toBe(200);
     const stale = await api.call('PUT', `/api/v1/items/${documents.nodeId}`, {
       token,
-      body: { ...folder(environmentId, 'Second'), nodeId: documents.nodeId, nodeVersionId: documents.nodeVersionId },
+      body: {
+        ...folder(environmentId, 'Second'),
+        nodeId: documents.nodeId,
+        nodeVersionId: documents.nodeVersionId,
+      },
     });
     expect(stale.status).toBe(409);
-    expect(stale.body).toMatchObject({ code: 'VERSION_CONFLICT', currentNodeVersionId: first.body.nodeVersionId });
+    expect(stale.body).toMatchObject({
+      code: 'VERSION_CONFLICT',
+      currentNodeVersionId: first.body.nodeVersionId,
+    });
     const current = await api.call('GET', `/api/v1/items/${documents.nodeId}`, { token });
     expect(current.body).toEqual(first.body);
   });
 
   it('honours If-Match with 412 and the current ETag', async () => {
     const documents = await createNode(api, token, folder(environmentId, 'If-Match'));
-    const body = { ...folder(environmentId, 'Renamed'), nodeId: documents.nodeId, nodeVersionId: documents.nodeVersionId };
+    const body = {
+      ...folder(environmentId, 'Renamed'),
+      nodeId: documents.nodeId,
+      nodeVersionId: documents.nodeVersionId,
+    };
     const refused = await api.call('PUT', `/api/v1/items/${documents.nodeId}`, {
       token,
       body,
@@ -330,7 +383,11 @@ describe('PUT /api/v1/items/{nodeId}', () => {
 
   it('refuses a body for another node, a type change and a move, naming the field', async () => {
     const documents = await createNode(api, token, folder(environmentId, 'Guarded'));
-    const base = { ...folder(environmentId), nodeId: documents.nodeId, nodeVersionId: documents.nodeVersionId };
+    const base = {
+      ...folder(environmentId),
+      nodeId: documents.nodeId,
+      nodeVersionId: documents.nodeVersionId,
+    };
     const otherId = await api.call('PUT', `/api/v1/items/${environmentId}`, { token, body: base });
     expect(otherId.status).toBe(400);
     expect(otherId.body.errors[0].path).toBe('$.nodeId');
@@ -370,7 +427,9 @@ describe('DELETE /api/v1/items/{nodeId}', () => {
     expect(response.status).toBe(200);
     const deleted = response.body as { nodeId: string; deleted: boolean; '@type': string; version: string }[];
     expect(deleted[0]?.nodeId).toBe(top.nodeId);
-    expect(deleted.map((n) => n.nodeId).sort()).toEqual([top.nodeId, sub.nodeId, ...docs.map((d) => d.nodeId)].sort());
+    expect(deleted.map((n) => n.nodeId).sort()).toEqual(
+      [top.nodeId, sub.nodeId, ...docs.map((d) => d.nodeId)].sort(),
+    );
     for (const node of deleted) {
       expect(node).toMatchObject({ '@type': 'BaseElement', deleted: true, version: '0.0002' });
       const gone = await api.call('GET', `/api/v1/items/${node.nodeId}`, { token });
@@ -385,20 +444,30 @@ describe('DELETE /api/v1/items/{nodeId}', () => {
 
   it('accepts an empty body, refuses a non-empty one, and protects system roots', async () => {
     const lone = await createNode(api, token, folder(environmentId, 'Lone'));
-    const withBody = await api.call('DELETE', `/api/v1/items/${lone.nodeId}`, { token, body: { force: true } });
+    const withBody = await api.call('DELETE', `/api/v1/items/${lone.nodeId}`, {
+      token,
+      body: { force: true },
+    });
     expect(withBody.status).toBe(400);
     const noBody = await api.call('DELETE', `/api/v1/items/${lone.nodeId}`, { token });
     expect(noBody.status).toBe(200);
     expect(noBody.body).toHaveLength(1);
 
     const environment = await api.call('GET', `/api/v1/items/${environmentId}?detail=true`, { token });
-    const root = await api.call('DELETE', `/api/v1/items/${environment.body.systemRoots.RISK_ROOT}`, { token, body: {} });
+    const root = await api.call('DELETE', `/api/v1/items/${environment.body.systemRoots.RISK_ROOT}`, {
+      token,
+      body: {},
+    });
     expect(root.status).toBe(409);
     expect(root.body.code).toBe('SYSTEM_NODE_PROTECTED');
   });
 
   it('deletes an environment with its system roots and content', async () => {
-    const environment = await createNode(api, token, { '@type': 'NodeElement', nodeType: 'ENVIRONMENT', name: 'Temp' });
+    const environment = await createNode(api, token, {
+      '@type': 'NodeElement',
+      nodeType: 'ENVIRONMENT',
+      name: 'Temp',
+    });
     const documents = await createNode(api, token, folder(environment.nodeId));
     const response = await api.call('DELETE', `/api/v1/items/${environment.nodeId}`, { token, body: {} });
     expect(response.status).toBe(200);

@@ -21,7 +21,11 @@ export const folder = (parentId: string, name = 'Policies') => ({
   name,
 });
 
-export const urlDocument = (parentId: string, name = 'Travel policy', url = 'https://intranet.example.com/travel') => ({
+export const urlDocument = (
+  parentId: string,
+  name = 'Travel policy',
+  url = 'https://intranet.example.com/travel',
+) => ({
   parent: { nodeId: parentId },
   '@type': 'Document',
   nodeType: 'DOCUMENT',
@@ -29,4 +33,3 @@ export const urlDocument = (parentId: string, name = 'Travel policy', url = 'htt
   name,
   url,
 });
-

@@ -1,0 +1,168 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
+import { ADMIN, type ApiClient, cookieValue, startTestStack, type TestStack } from './helpers/test-stack.ts';
+
+let ctx: TestStack;
+let api: ApiClient;
+let table: DynamoDBDocumentClient;
+
+beforeAll(async () => {
+  ctx = await startTestStack();
+  api = ctx.api;
+  table = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: process.env.DYNAMODB_ENDPOINT,
+      region: 'us-east-1',
+      credentials: EMBEDDED_CREDENTIALS,
+    }),
+  );
+});
+afterAll(() => ctx.close());
+
+/** Moves a session's clock: sets lastSeenAt / expiresAt as if time had passed. */
+async function ageSession(token: string, fields: { lastSeenAt?: string; expiresAt?: string }) {
+  const sid = JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString()).sid;
+  const names = Object.keys(fields);
+  await table.send(
+    new UpdateCommand({
+      TableName: process.env.TABLE_NAME,
+      Key: { PK: `SESSION#${sid}`, SK: 'SESSION' },
+      UpdateExpression: `SET ${names.map((n) => `${n} = :${n}`).join(', ')}`,
+      ExpressionAttributeValues: Object.fromEntries(
+        names.map((n) => [`:${n}`, fields[n as keyof typeof fields]]),
+      ),
+    }),
+  );
+}
+
+const LIST = '/api/v1/list?nodeType=ENVIRONMENT';
+
+describe('login', () => {
+  for (const path of ['/api/v1/login/local', '/login/local']) {
+    it(`${path} answers 302 to / with no-store and the two cookies`, async () => {
+      const response = await api.call('POST', path, { body: ADMIN });
+      expect(response.status).toBe(302);
+      expect(response.headers.get('location')).toBe('/');
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      const cookies = response.headers.getSetCookie();
+      expect(cookies).toHaveLength(2);
+      const loginSuccess = cookies.find((c) => c.startsWith('loginsuccess=')) as string;
+      const accessToken = cookies.find((c) => c.startsWith('access_token=')) as string;
+      expect(loginSuccess).toMatch(/^loginsuccess=true; Path=\/; Max-Age=\d+; SameSite=Lax$/);
+      expect(accessToken).toMatch(
+        /^access_token=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; Max-Age=\d+; SameSite=Lax; HttpOnly$/,
+      );
+      const header = JSON.parse(
+        Buffer.from(
+          (cookieValue(response.headers, 'access_token') as string).split('.')[0] as string,
+          'base64url',
+        ).toString(),
+      );
+      expect(header).toMatchObject({ alg: 'ES256', typ: 'JWT' });
+    });
+  }
+
+  it('marks cookies Secure when the client came over https', async () => {
+    const response = await api.call('POST', '/login/local', {
+      body: ADMIN,
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    for (const cookie of response.headers.getSetCookie()) expect(cookie).toMatch(/; Secure$/);
+  });
+
+  it('answers 401 problem+json and sets no cookie for a wrong password or an unknown user', async () => {
+    for (const body of [
+      { ...ADMIN, password: 'not-the-password' },
+      { username: 'nobody', password: 'whatever' },
+    ]) {
+      const response = await api.call('POST', '/api/v1/login/local', { body });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('content-type')).toBe('application/problem+json');
+      expect(response.headers.getSetCookie()).toEqual([]);
+      expect(response.body).toMatchObject({ code: 'INVALID_CREDENTIALS', status: 401 });
+    }
+  });
+
+  it('validates the login body', async () => {
+    const response = await api.call('POST', '/api/v1/login/local', { body: { username: 'admin' } });
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([expect.objectContaining({ path: '$.password', rule: 'required' })]);
+  });
+});
+
+describe('authentication of every other route', () => {
+  it('accepts the token as a Bearer header or as the access_token cookie', async () => {
+    const token = await api.login();
+    expect((await api.call('GET', LIST, { token })).status).toBe(200);
+    expect(
+      (await api.call('GET', LIST, { headers: { cookie: `loginsuccess=true; access_token=${token}` } }))
+        .status,
+    ).toBe(200);
+  });
+
+  it('answers 401 problem+json without a token, or with a forged or garbled one', async () => {
+    const none = await api.call('GET', LIST);
+    expect(none.status).toBe(401);
+    expect(none.body.code).toBe('UNAUTHENTICATED');
+    expect(none.headers.get('www-authenticate')).toContain('Bearer');
+
+    const token = await api.login();
+    const [header, payload] = token.split('.') as [string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const forgedPayload = Buffer.from(JSON.stringify({ ...claims, sub: 'someone-else' })).toString(
+      'base64url',
+    );
+    const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
+    for (const bad of [`${header}.${forgedPayload}.${token.split('.')[2]}`, unsigned, 'garbage']) {
+      const response = await api.call('GET', LIST, { token: bad });
+      expect(response.status).toBe(401);
+      expect(response.body.code).toBe('INVALID_TOKEN');
+    }
+  });
+
+  it('ends the session on logout: the same token is refused on the very next request', async () => {
+    const token = await api.login();
+    const other = await api.login();
+    const logout = await api.call('POST', '/api/v1/logout', { token });
+    expect(logout.status).toBe(204);
+    expect(logout.headers.getSetCookie().every((c) => c.includes('Max-Age=0'))).toBe(true);
+    const after = await api.call('GET', LIST, { token });
+    expect(after.status).toBe(401);
+    expect(after.body.code).toBe('SESSION_ENDED');
+    expect((await api.call('GET', LIST, { token: other })).status).toBe(200);
+  });
+
+  it('enforces the idle timeout on every request', async () => {
+    const token = await api.login();
+    await ageSession(token, { lastSeenAt: new Date(Date.now() - 31 * 60_000).toISOString() });
+    const response = await api.call('GET', LIST, { token });
+    expect(response.status).toBe(401);
+    expect(response.body.detail).toContain('idle');
+  });
+
+  it('enforces the absolute lifetime of the session on every request', async () => {
+    const token = await api.login();
+    await ageSession(token, { expiresAt: new Date(Date.now() - 1000).toISOString() });
+    const response = await api.call('GET', LIST, { token });
+    expect(response.status).toBe(401);
+    expect(response.body.detail).toContain('lifetime');
+  });
+
+  it('records activity so that a session in use stays alive', async () => {
+    const token = await api.login();
+    const twoMinutesAgo = new Date(Date.now() - 2 * 60_000).toISOString();
+    await ageSession(token, { lastSeenAt: twoMinutesAgo });
+    expect((await api.call('GET', LIST, { token })).status).toBe(200);
+    const sid = JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString()).sid;
+    const { Items } = await table.send(
+      new QueryCommand({
+        TableName: process.env.TABLE_NAME,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': `SESSION#${sid}` },
+      }),
+    );
+    expect(Items?.[0]?.lastSeenAt > twoMinutesAgo).toBe(true);
+  });
+});

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultEnvironmentId, folder } from './helpers/library.ts';
+import { type ApiClient, startTestStack, type TestStack } from './helpers/test-stack.ts';
+
+let ctx: TestStack;
+let api: ApiClient;
+let token: string;
+let environmentId: string;
+
+beforeAll(async () => {
+  ctx = await startTestStack();
+  api = ctx.api;
+  token = await api.login();
+  environmentId = await defaultEnvironmentId(api, token);
+});
+afterAll(() => ctx.close());
+
+async function environmentCount() {
+  return (await api.call('GET', '/api/v1/list?nodeType=ENVIRONMENT', { token })).body.totalRecords;
+}
+
+function expectProblem(
+  response: { status: number; headers: Headers; body: any },
+  status: number,
+  code: string,
+) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toBe('application/problem+json');
+  expect(response.body).toMatchObject({ status, code, type: expect.stringContaining('/problems/') });
+  expect(response.body.requestId).toBe(response.headers.get('apigw-requestid'));
+  expect(JSON.stringify(response.body)).not.toMatch(/at .*\.ts:\d+/);
+}
+
+describe('problem+json for every failure', () => {
+  it('malformed JSON: 400, nothing created', async () => {
+    const before = await environmentCount();
+    const response = await api.call('POST', '/api/v1/items', {
+      token,
+      rawBody: '{"@type": "NodeElement", "nodeType": "ENVIRONMENT",',
+      headers: { 'content-type': 'application/json' },
+    });
+    expectProblem(response, 400, 'MALFORMED_JSON');
+    expect(await environmentCount()).toBe(before);
+  });
+
+  it('wrong content type: 415', async () => {
+    const response = await api.call('POST', '/api/v1/items', {
+      token,
+      rawBody: JSON.stringify(folder(environmentId)),
+      headers: { 'content-type': 'text/plain' },
+    });
+    expectProblem(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('a body that is not an object: 400 naming the root', async () => {
+    const response = await api.call('POST', '/api/v1/items', { token, body: [1, 2] });
+    expectProblem(response, 400, 'VALIDATION_FAILED');
+    expect(response.body.errors[0].path).toBe('$');
+  });
+
+  it('missing body: 400', async () => {
+    const response = await api.call('POST', '/api/v1/items', {
+      token,
+      headers: { 'content-type': 'application/json' },
+    });
+    expectProblem(response, 400, 'VALIDATION_FAILED');
+    expect(response.body.errors[0]).toMatchObject({ path: '$', rule: 'required' });
+  });
+
+  it('oversize JSON body: 413', async () => {
+    const response = await api.call('POST', '/api/v1/items', {
+      token,
+      body: { ...folder(environmentId), richTextDescription: 'x'.repeat(300 * 1024) },
+    });
+    expectProblem(response, 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('a request over the 10 MB API Gateway limit: 413 before any handler runs', async () => {
+    const response = await api.call('POST', '/api/v1/items', {
+      token,
+      rawBody: Buffer.alloc(11 * 1024 * 1024, 32),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(413);
+    expect(response.body.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('unknown route: 404; known path with the wrong method: 405 with Allow', async () => {
+    const unknown = await api.call('GET', '/api/v1/nothing-here', { token });
+    expectProblem(unknown, 404, 'ROUTE_NOT_FOUND');
+    const wrongMethod = await api.call('PATCH', `/api/v1/items/${environmentId}`, { token, body: {} });
+    expectProblem(wrongMethod, 405, 'METHOD_NOT_ALLOWED');
+    expect(wrongMethod.headers.get('allow')).toBe('GET, PUT, DELETE');
+    const postOnly = await api.call('GET', '/api/v1/items', { token });
+    expectProblem(postOnly, 405, 'METHOD_NOT_ALLOWED');
+    expect(postOnly.headers.get('allow')).toBe('POST');
+  });
+
+  it('an out-of-range page size: 400 naming the parameter', async () => {
+    const page = await api.call('GET', '/api/v1/list?nodeType=ENVIRONMENT&pageSize=1001', { token });
+    expectProblem(page, 400, 'VALIDATION_FAILED');
+    expect(page.body.errors[0]).toMatchObject({ in: 'query', path: '$.pageSize' });
+  });
+});

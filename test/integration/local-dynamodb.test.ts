@@ -1,0 +1,264 @@
+/**
+ * The embedded DynamoDB's transactions and TTL behave as DynamoDB's do: all-or-nothing, with one
+ * cancellation reason per action, and expired items swept.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  CreateTableCommand,
+  DescribeTimeToLiveCommand,
+  DynamoDBClient,
+  TransactionCanceledException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactGetCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalDynamoDb, startLocalDynamoDb } from '#infra/local/local-dynamodb.ts';
+import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
+
+const TableName = 'transactions-test';
+let dataDir: string;
+let local: LocalDynamoDb;
+let db: DynamoDBDocumentClient;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'local-dynamodb-'));
+  local = await startLocalDynamoDb({ dataDir, ttlSweepSeconds: 3600 });
+  const client = new DynamoDBClient({
+    endpoint: local.endpoint,
+    region: 'us-east-1',
+    credentials: EMBEDDED_CREDENTIALS,
+  });
+  db = DynamoDBDocumentClient.from(client);
+  await client.send(
+    new CreateTableCommand({
+      TableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+    }),
+  );
+});
+afterAll(async () => {
+  await local.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const get = async (id: string) =>
+  (await db.send(new GetCommand({ TableName, Key: { id }, ConsistentRead: true }))).Item;
+
+async function cancellation(promise: Promise<unknown>): Promise<TransactionCanceledException> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TransactionCanceledException);
+  return error as TransactionCanceledException;
+}
+
+describe('TransactWriteItems', () => {
+  it('applies every action when every condition holds', async () => {
+    await db.send(new PutCommand({ TableName, Item: { id: 'a0' } }));
+    await db.send(new PutCommand({ TableName, Item: { id: 'a1', n: 1 } }));
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName, Item: { id: 'a2', n: 2 }, ConditionExpression: 'attribute_not_exists(id)' } },
+          {
+            Update: {
+              TableName,
+              Key: { id: 'a1' },
+              UpdateExpression: 'SET n = n + :one',
+              ConditionExpression: 'n = :one',
+              ExpressionAttributeValues: { ':one': 1 },
+            },
+          },
+          { ConditionCheck: { TableName, Key: { id: 'a0' }, ConditionExpression: 'attribute_exists(id)' } },
+        ],
+      }),
+    );
+    expect(await get('a1')).toEqual({ id: 'a1', n: 2 });
+    expect(await get('a2')).toEqual({ id: 'a2', n: 2 });
+    expect(await get('a0')).toEqual({ id: 'a0' });
+  });
+
+  it('writes nothing when one condition fails, and names the failing action among per-action reasons', async () => {
+    await db.send(new PutCommand({ TableName, Item: { id: 'b1', n: 1 } }));
+    await db.send(new PutCommand({ TableName, Item: { id: 'b3', n: 3 } }));
+    const error = await cancellation(
+      db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName, Item: { id: 'b2', n: 2 } } },
+            {
+              Update: {
+                TableName,
+                Key: { id: 'b1' },
+                UpdateExpression: 'SET n = :n',
+                ExpressionAttributeValues: { ':n': 10 },
+              },
+            },
+            {
+              Delete: {
+                TableName,
+                Key: { id: 'b3' },
+                ConditionExpression: 'n = :wrong',
+                ExpressionAttributeValues: { ':wrong': 99 },
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              },
+            },
+            {
+              ConditionCheck: {
+                TableName,
+                Key: { id: 'missing' },
+                ConditionExpression: 'attribute_exists(id)',
+              },
+            },
+          ],
+        }),
+      ),
+    );
+    expect(error.message).toBe(
+      'Transaction cancelled, please refer cancellation reasons for specific reasons [None, None, ConditionalCheckFailed, ConditionalCheckFailed]',
+    );
+    expect(error.CancellationReasons?.map((r) => r.Code)).toEqual([
+      'None',
+      'None',
+      'ConditionalCheckFailed',
+      'ConditionalCheckFailed',
+    ]);
+    expect(error.CancellationReasons?.[2]).toMatchObject({
+      Message: 'The conditional request failed',
+      Item: { id: { S: 'b3' }, n: { N: '3' } },
+    });
+    expect(error.CancellationReasons?.[3]?.Item).toBeUndefined();
+    expect(await get('b1')).toEqual({ id: 'b1', n: 1 });
+    expect(await get('b2')).toBeUndefined();
+    expect(await get('b3')).toEqual({ id: 'b3', n: 3 });
+    expect(await get('missing')).toBeUndefined();
+  });
+
+  it('refuses two actions on one item and more than 100 actions, as DynamoDB does', async () => {
+    const twice = db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName, Item: { id: 'c1', n: 1 } } },
+          {
+            Update: {
+              TableName,
+              Key: { id: 'c1' },
+              UpdateExpression: 'SET n = :n',
+              ExpressionAttributeValues: { ':n': 2 },
+            },
+          },
+        ],
+      }),
+    );
+    await expect(twice).rejects.toMatchObject({
+      name: 'ValidationException',
+      message: 'Transaction request cannot include multiple operations on one item',
+    });
+    const tooMany = db.send(
+      new TransactWriteCommand({
+        TransactItems: Array.from({ length: 101 }, (_, i) => ({ Put: { TableName, Item: { id: `d${i}` } } })),
+      }),
+    );
+    await expect(tooMany).rejects.toMatchObject({ name: 'ValidationException' });
+    expect(await get('c1')).toBeUndefined();
+    expect(await get('d0')).toBeUndefined();
+  });
+
+  it('serializes concurrent transactions: exactly one of competing conditional claims wins', async () => {
+    const claims = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) =>
+        db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName,
+                  Item: { id: 'lock', owner: i },
+                  ConditionExpression: 'attribute_not_exists(id)',
+                },
+              },
+              { Put: { TableName, Item: { id: `claim-${i}` } } },
+            ],
+          }),
+        ),
+      ),
+    );
+    expect(claims.filter((c) => c.status === 'fulfilled')).toHaveLength(1);
+    const owner = (await get('lock'))?.owner;
+    for (let i = 0; i < 10; i++)
+      expect(await get(`claim-${i}`)).toEqual(i === owner ? { id: `claim-${i}` } : undefined);
+  });
+
+  it('reports consumed capacity at twice the cost of plain writes', async () => {
+    const result = await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName, Item: { id: 'e1' } } },
+          { Put: { TableName, Item: { id: 'e2' } } },
+        ],
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    expect(result.ConsumedCapacity).toEqual([expect.objectContaining({ TableName, CapacityUnits: 4 })]);
+  });
+});
+
+describe('TransactGetItems', () => {
+  it('reads several items consistently, in request order, empty for missing ones', async () => {
+    await db.send(new PutCommand({ TableName, Item: { id: 'g1', v: 'one' } }));
+    const { Responses } = await db.send(
+      new TransactGetCommand({
+        TransactItems: [
+          { Get: { TableName, Key: { id: 'g1' } } },
+          { Get: { TableName, Key: { id: 'nope' } } },
+        ],
+      }),
+    );
+    expect(Responses).toEqual([{ Item: { id: 'g1', v: 'one' } }, {}]);
+  });
+});
+
+describe('TTL', () => {
+  it('is described and enabled like DynamoDB, and expired items are swept (not future or non-numeric ones)', async () => {
+    const client = new DynamoDBClient({
+      endpoint: local.endpoint,
+      region: 'us-east-1',
+      credentials: EMBEDDED_CREDENTIALS,
+    });
+    expect(
+      (await client.send(new DescribeTimeToLiveCommand({ TableName }))).TimeToLiveDescription
+        ?.TimeToLiveStatus,
+    ).toBe('DISABLED');
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName,
+        TimeToLiveSpecification: { Enabled: true, AttributeName: 'ttl' },
+      }),
+    );
+    expect((await client.send(new DescribeTimeToLiveCommand({ TableName }))).TimeToLiveDescription).toEqual({
+      TimeToLiveStatus: 'ENABLED',
+      AttributeName: 'ttl',
+    });
+    const now = Math.floor(Date.now() / 1000);
+    await db.send(new PutCommand({ TableName, Item: { id: 't-expired', ttl: now - 10 } }));
+    await db.send(new PutCommand({ TableName, Item: { id: 't-future', ttl: now + 3600 } }));
+    await db.send(new PutCommand({ TableName, Item: { id: 't-text', ttl: 'soon' } }));
+    await db.send(new PutCommand({ TableName, Item: { id: 't-ancient', ttl: now - 6 * 365 * 24 * 3600 } }));
+    expect(await local.sweepExpiredItems(now)).toBe(1);
+    expect(await get('t-expired')).toBeUndefined();
+    expect(await get('t-future')).toBeDefined();
+    expect(await get('t-text')).toBeDefined();
+    expect(await get('t-ancient')).toBeDefined();
+  });
+});
