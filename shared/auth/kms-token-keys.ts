@@ -1,5 +1,5 @@
 /** Token keys held by an asymmetric KMS key (ECC_NIST_P256, SIGN_VERIFY). */
-import { createHash, createPublicKey } from 'node:crypto';
+import { createPublicKey } from 'node:crypto';
 import { GetPublicKeyCommand, SignCommand } from '@aws-sdk/client-kms';
 import ecdsaSigFormatter from 'ecdsa-sig-formatter';
 import { kms } from '#shared/clients/kms.ts';
@@ -17,8 +17,9 @@ export async function kmsTokenKeys(keyId: string): Promise<TokenKeys> {
       const { Signature } = await kms.send(
         new SignCommand({
           KeyId: keyId,
-          Message: createHash('sha256').update(signingInput).digest(),
-          MessageType: 'DIGEST',
+          // A JWS signing input is a few hundred bytes, well under KMS's 4096-byte limit for RAW messages.
+          Message: signingInput,
+          MessageType: 'RAW',
           SigningAlgorithm: 'ECDSA_SHA_256',
         }),
       );

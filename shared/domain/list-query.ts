@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 const positiveInt = (max: number) =>
   z.string().check(
     z.regex(/^[1-9]\d*$/, 'must be a positive integer'),
-    z.refine((s) => Number(s) <= max, { message: `must be at most ${max}` }),
+    z.refine((s) => Number(s) <= max, { message: `must be at most ${max}`, params: { rule: 'maximum' } }),
   );
 
 export const MAX_PAGE_SIZE = 1000;

@@ -24,7 +24,10 @@ const notBlank = (s: string) => s.trim().length > 0;
 
 const nameSchema = z
   .string()
-  .check(z.maxLength(LIMITS.nameLength), z.refine(notBlank, { message: 'must not be empty or blank' }));
+  .check(
+    z.maxLength(LIMITS.nameLength),
+    z.refine(notBlank, { message: 'must not be empty or blank', params: { rule: 'not_blank' } }),
+  );
 
 /** A parent reference; name and nodeType are tolerated so a list element's parent can be sent back. */
 const parentSchema = z.strictObject({

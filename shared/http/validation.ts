@@ -1,6 +1,9 @@
 /** Runs a schema over one part of the request; failures become a 400 naming each field and rule. */
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import { type FieldError, ValidationError } from '#shared/domain/errors.ts';
+
+// zod/mini ships without messages; English ones say what was expected ("expected one of …").
+z.config(z.locales.en());
 
 type Location = FieldError['in'];
 
@@ -22,12 +25,14 @@ function toFieldErrors(issue: z.core.$ZodIssue, location: Location): FieldError[
         location === 'query' ? 'is not a parameter of this operation' : 'is not a field of this object',
     }));
   }
-  const missing = issue.code === 'invalid_type' && issue.input === undefined;
+  const missing =
+    issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value');
+  const rule = issue.code === 'custom' ? String(issue.params?.rule ?? 'custom') : issue.code;
   return [
     {
       in: location,
       path: jsonPath(issue.path),
-      rule: missing ? 'required' : issue.code,
+      rule: missing ? 'required' : rule,
       message: missing ? 'is required' : issue.message,
     },
   ];

@@ -1,0 +1,200 @@
+/** Targeted assertions on the synthesized template of one stage. */
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { OPERATIONS, ROUTES } from '#shared/http/routes.ts';
+import { synthesize } from '../fixtures/synth.ts';
+
+type Resources = Record<string, { Type: string; Properties: Record<string, any>; DeletionPolicy?: string }>;
+
+let dev: Template;
+let prod: Template;
+beforeAll(() => {
+  dev = synthesize({ stage: 'pr-42' }).template;
+  prod = synthesize({ stage: 'prod' }).template;
+});
+
+function resources(template: Template, type: string): Resources {
+  return template.findResources(type) as Resources;
+}
+
+describe('API', () => {
+  it('has exactly the routes of the route table plus the $default fallback', () => {
+    const routeKeys = Object.values(resources(dev, 'AWS::ApiGatewayV2::Route')).map(
+      (r) => r.Properties.RouteKey,
+    );
+    expect(routeKeys.sort()).toEqual([...ROUTES.map((r) => `${r.method} ${r.path}`), '$default'].sort());
+  });
+
+  it('throttles the default stage and writes access logs', () => {
+    dev.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
+      AccessLogSettings: { DestinationArn: Match.anyValue() },
+    });
+    const custom = synthesize({ stage: 'trial-1', throttleRate: '5', throttleBurst: '10' }).template;
+    custom.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 },
+    });
+  });
+});
+
+describe('functions', () => {
+  it('one Node.js 22 arm64 function per operation, each with its own role and log group with retention', () => {
+    const functions = Object.values(resources(dev, 'AWS::Lambda::Function'));
+    const ours = functions.filter((f) => f.Properties.Environment?.Variables?.TABLE_NAME);
+    expect(ours).toHaveLength(Object.keys(OPERATIONS).length);
+    for (const fn of ours) {
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+      });
+      expect(fn.Properties.Role).toBeDefined();
+      expect(fn.Properties.LoggingConfig).toMatchObject({ LogFormat: 'JSON', LogGroup: expect.anything() });
+    }
+    expect(new Set(ours.map((f) => JSON.stringify(f.Properties.Role))).size).toBe(ours.length);
+    for (const group of Object.values(resources(dev, 'AWS::Logs::LogGroup'))) {
+      expect(group.Properties.RetentionInDays).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('least privilege', () => {
+  const policies = () => Object.entries(resources(dev, 'AWS::IAM::Policy'));
+  const statementsOf = (pathPart: string) =>
+    policies()
+      .filter(([id]) => id.startsWith(pathPart))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as any[]);
+  const actions = (s: any) => [s.Action].flat();
+
+  it('grants no wildcard resources and no wildcard actions', () => {
+    for (const [, policy] of policies()) {
+      for (const statement of policy.Properties.PolicyDocument.Statement) {
+        expect(JSON.stringify(statement.Resource)).not.toMatch(/"\*"|\/\*"/);
+        for (const action of actions(statement)) expect(action).not.toMatch(/\*$/);
+      }
+    }
+  });
+
+  it('scopes table access to this table and its named indexes; read-only operations write only SESSION# items', () => {
+    const getNode = statementsOf('GetNodeRole');
+    const tableStatement = getNode.find((s) => actions(s).includes('dynamodb:GetItem'));
+    expect(actions(tableStatement)).not.toContain('dynamodb:PutItem');
+    expect(JSON.stringify(tableStatement.Resource)).toContain('Table');
+    expect(JSON.stringify(tableStatement.Resource)).toContain('/index/GSI1');
+    const sessionWrites = getNode.find((s) => actions(s).includes('dynamodb:UpdateItem'));
+    expect(sessionWrites.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SESSION#*'] },
+    });
+    const createNode = statementsOf('CreateNodeRole');
+    expect(createNode.flatMap(actions)).toContain('dynamodb:PutItem');
+  });
+
+  it('lets only login sign tokens; authenticated operations may only read the public key', () => {
+    const kmsActions = (role: string) =>
+      statementsOf(role)
+        .flatMap(actions)
+        .filter((a: string) => a.startsWith('kms:'));
+    expect(kmsActions('LoginRole').sort()).toEqual(['kms:GetPublicKey', 'kms:Sign']);
+    for (const role of ['GetNodeRole', 'CreateNodeRole', 'LogoutRole'])
+      expect(kmsActions(role)).toEqual(['kms:GetPublicKey']);
+    expect(kmsActions('RouteNotFoundRole')).toEqual([]);
+    expect(
+      statementsOf('RouteNotFoundRole')
+        .flatMap(actions)
+        .filter((a: string) => a.startsWith('dynamodb:')),
+    ).toEqual([]);
+  });
+});
+
+describe('table', () => {
+  it('has the shared key schema, GSIs, on-demand billing and the TTL attribute', () => {
+    dev.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: 'PK', KeyType: 'HASH' },
+        { AttributeName: 'SK', KeyType: 'RANGE' },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: { AttributeName: 'expiresAtEpoch', Enabled: true },
+      GlobalSecondaryIndexes: [
+        Match.objectLike({
+          IndexName: 'GSI1',
+          KeySchema: [
+            { AttributeName: 'GSI1PK', KeyType: 'HASH' },
+            { AttributeName: 'GSI1SK', KeyType: 'RANGE' },
+          ],
+        }),
+        Match.objectLike({
+          IndexName: 'GSI2',
+          KeySchema: [
+            { AttributeName: 'GSI2PK', KeyType: 'HASH' },
+            { AttributeName: 'GSI2SK', KeyType: 'RANGE' },
+          ],
+        }),
+      ],
+    });
+  });
+
+  it('keeps production data (retain, PITR, deletion protection) and lets ephemeral stages go', () => {
+    const [prodTable] = Object.values(resources(prod, 'AWS::DynamoDB::Table'));
+    expect(prodTable?.DeletionPolicy).toBe('Retain');
+    expect(prodTable?.Properties).toMatchObject({
+      DeletionProtectionEnabled: true,
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    });
+    const [devTable] = Object.values(resources(dev, 'AWS::DynamoDB::Table'));
+    expect(devTable?.DeletionPolicy).toBe('Delete');
+    expect(devTable?.Properties.DeletionProtectionEnabled).toBe(false);
+  });
+});
+
+describe('bucket', () => {
+  it('blocks public access, is encrypted, access-logged and expires abandoned chunks and multipart uploads', () => {
+    dev.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
+      LoggingConfiguration: Match.objectLike({ LogFilePrefix: 'uploads/' }),
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([
+          Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
+          Match.objectLike({ Prefix: 'chunks/', ExpirationInDays: 2, Status: 'Enabled' }),
+        ]),
+      },
+    });
+  });
+
+  it('refuses requests without TLS', () => {
+    const policies = Object.values(resources(dev, 'AWS::S3::BucketPolicy'));
+    expect(policies.length).toBeGreaterThanOrEqual(2);
+    for (const policy of policies) {
+      expect(policy.Properties.PolicyDocument.Statement).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            Effect: 'Deny',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        ]),
+      );
+    }
+  });
+});
+
+describe('signing key', () => {
+  it('is an asymmetric P-256 signing key', () => {
+    dev.hasResourceProperties('AWS::KMS::Key', { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' });
+  });
+});
+
+describe('stages', () => {
+  it('refuses malformed stage names', () => {
+    expect(() => synthesize({ stage: 'Prod_1' })).toThrow(/lower-case letters/);
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * Access tokens signed through KMS (mocked with a real P-256 key) and verified from the in-memory key:
+ * valid tokens pass; every kind of forged or stale token is a 401.
+ */
+import { createHmac, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { issueAccessToken, verifyAccessToken } from '#shared/auth/access-tokens.ts';
+import { UnauthenticatedError } from '#shared/domain/errors.ts';
+
+const kms = mockClient(KMSClient);
+const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const KEY_ID = 'arn:aws:kms:us-east-1:111111111111:key/unit-test';
+
+beforeAll(() => {
+  kms.on(GetPublicKeyCommand, { KeyId: KEY_ID }).resolves({
+    KeyId: KEY_ID,
+    PublicKey: new Uint8Array(publicKey.export({ format: 'der', type: 'spki' })),
+    KeySpec: 'ECC_NIST_P256',
+  });
+  // KMS signs the message and answers a DER-encoded ECDSA signature.
+  kms.on(SignCommand).callsFake(async (input: { Message: Uint8Array; KeyId: string }) => {
+    if (input.KeyId !== KEY_ID) throw new Error('wrong key');
+    return {
+      Signature: new Uint8Array(
+        sign('sha256', Buffer.from(input.Message), { key: privateKey, dsaEncoding: 'der' }),
+      ),
+    };
+  });
+});
+
+const subject = { principalId: 'U1', username: 'ann', sessionId: 'S1' };
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const now = () => Math.floor(Date.now() / 1000);
+
+function signES256(header: object, payload: object, key: KeyObject = privateKey) {
+  const input = `${b64(header)}.${b64(payload)}`;
+  return `${input}.${sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+}
+
+async function kid(): Promise<string> {
+  const token = await issueAccessToken(subject, new Date(), new Date(Date.now() + 60_000));
+  return JSON.parse(Buffer.from(token.split('.')[0] as string, 'base64url').toString()).kid;
+}
+
+const claims = () => ({
+  iss: 'content-repository',
+  aud: 'content-repository-api',
+  sub: 'U1',
+  sid: 'S1',
+  preferred_username: 'ann',
+  iat: now(),
+  exp: now() + 600,
+});
+
+async function refused(token: string) {
+  const error = await verifyAccessToken(token).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(UnauthenticatedError);
+  expect((error as UnauthenticatedError).code).toBe('INVALID_TOKEN');
+}
+
+describe('tokens signed through KMS', () => {
+  it('issues an ES256 JWT (raw r||s signature) that verifies and names user and session', async () => {
+    const token = await issueAccessToken(subject, new Date(), new Date(Date.now() + 60_000));
+    const [header, , signature] = token.split('.') as [string, string, string];
+    expect(JSON.parse(Buffer.from(header, 'base64url').toString())).toMatchObject({
+      alg: 'ES256',
+      typ: 'JWT',
+    });
+    expect(Buffer.from(signature, 'base64url')).toHaveLength(64);
+    expect(await verifyAccessToken(token)).toEqual(subject);
+    expect(kms.commandCalls(SignCommand)[0]?.args[0].input).toMatchObject({
+      KeyId: KEY_ID,
+      MessageType: 'RAW',
+      SigningAlgorithm: 'ECDSA_SHA_256',
+    });
+  });
+
+  it('fetches the public key from KMS once per process, not per token', async () => {
+    await verifyAccessToken(await issueAccessToken(subject, new Date(), new Date(Date.now() + 60_000)));
+    expect(kms.commandCalls(GetPublicKeyCommand)).toHaveLength(1);
+  });
+});
+
+describe('refused tokens', () => {
+  it('alg none', async () => {
+    await refused(`${b64({ alg: 'none', typ: 'JWT', kid: await kid() })}.${b64(claims())}.`);
+  });
+
+  it('HS256 signed with the public key as the secret', async () => {
+    const header = { alg: 'HS256', typ: 'JWT', kid: await kid() };
+    const input = `${b64(header)}.${b64(claims())}`;
+    const secret = publicKey.export({ format: 'pem', type: 'spki' });
+    await refused(`${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`);
+  });
+
+  it('expired', async () => {
+    await refused(
+      signES256(
+        { alg: 'ES256', typ: 'JWT', kid: await kid() },
+        { ...claims(), iat: now() - 7200, exp: now() - 3600 },
+      ),
+    );
+  });
+
+  it('wrong issuer or audience', async () => {
+    const header = { alg: 'ES256', typ: 'JWT', kid: await kid() };
+    await refused(signES256(header, { ...claims(), iss: 'someone-else' }));
+    await refused(signES256(header, { ...claims(), aud: 'another-api' }));
+  });
+
+  it('signed by another key', async () => {
+    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+    await refused(signES256({ alg: 'ES256', typ: 'JWT', kid: await kid() }, claims(), other));
+  });
+
+  it('a valid signature over claims that do not name a session', async () => {
+    const { sid: _sid, ...noSession } = claims();
+    const error = await verifyAccessToken(
+      signES256({ alg: 'ES256', typ: 'JWT', kid: await kid() }, noSession),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnauthenticatedError);
+  });
+
+  it('a well-formed token is accepted (the attacks above fail for their own reason)', async () => {
+    expect(
+      await verifyAccessToken(signES256({ alg: 'ES256', typ: 'JWT', kid: await kid() }, claims())),
+    ).toEqual(subject);
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { readLocalStackConfig, readServiceConfig } from '#shared/config/index.ts';
+
+const base = { TABLE_NAME: 't', BUCKET_NAME: 'b', TOKEN_SIGNING_KEY_FILE: '/k.pem' };
+
+describe('service configuration', () => {
+  it('reads the environment with documented defaults', () => {
+    expect(readServiceConfig(base)).toMatchObject({
+      tableName: 't',
+      bucketName: 'b',
+      tokenSigningKeyFile: '/k.pem',
+      tokenSigningKeyId: undefined,
+      sessionTimeoutMinutes: 30,
+      webTokenExpiresInDays: 1,
+      logLevel: 'info',
+    });
+  });
+
+  it('fails fast, naming the variable', () => {
+    expect(() => readServiceConfig({ ...base, TABLE_NAME: '' })).toThrow(/TABLE_NAME is required/);
+    expect(() => readServiceConfig({ ...base, TOKEN_SIGNING_KEY_ID: 'k' })).toThrow(
+      /exactly one of TOKEN_SIGNING_KEY_ID/,
+    );
+    expect(() => readServiceConfig({ ...base, SESSION_TIMEOUT: 'soon' })).toThrow(
+      /SESSION_TIMEOUT must be a number/,
+    );
+    expect(() => readServiceConfig({ ...base, LOG_LEVEL: 'debug' })).toThrow(/LOG_LEVEL/);
+  });
+
+  it('embedded stack: port 3000 and .data by default, overridable', () => {
+    expect(readLocalStackConfig({})).toMatchObject({
+      port: 3000,
+      dataDir: '.data',
+      adminUsername: 'admin',
+      adminPassword: undefined,
+    });
+    expect(readLocalStackConfig({ PORT: '8080', DATA_DIR: '/tmp/x' })).toMatchObject({
+      port: 8080,
+      dataDir: '/tmp/x',
+    });
+  });
+});

@@ -1,0 +1,100 @@
+import {
+  BatchGetCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { findLiveChildren, findNode } from '#shared/data/node-repository.ts';
+import { findSessionWithUser, touchSession } from '#shared/data/session-repository.ts';
+import { findUserByUsername } from '#shared/data/user-repository.ts';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+beforeEach(() => ddb.reset());
+
+describe('node repository', () => {
+  it('reads a node by key, strongly consistent, and strips the key attributes', async () => {
+    ddb
+      .on(GetCommand)
+      .resolves({ Item: { PK: 'NODE#N1', SK: 'PUBLISHED', GSI1PK: 'x', entity: 'Node', nodeId: 'N1' } });
+    expect(await findNode('N1', 'PUBLISHED')).toEqual({ nodeId: 'N1' });
+    expect(ddb.commandCalls(GetCommand)[0]?.args[0].input).toEqual({
+      TableName: 'unit-test-table',
+      Key: { PK: 'NODE#N1', SK: 'PUBLISHED' },
+      ConsistentRead: true,
+    });
+  });
+
+  it('answers null for a missing node', async () => {
+    ddb.on(GetCommand).resolves({});
+    expect(await findNode('N2')).toBeNull();
+  });
+
+  it('lists live children from GSI1 across pages', async () => {
+    ddb
+      .on(QueryCommand)
+      .resolvesOnce({ Items: [{ nodeId: 'C1' }], LastEvaluatedKey: { PK: 'x' } })
+      .resolvesOnce({ Items: [{ nodeId: 'C2' }] });
+    expect((await findLiveChildren('P1')).map((n) => n.nodeId)).toEqual(['C1', 'C2']);
+    const input = ddb.commandCalls(QueryCommand)[0]?.args[0].input;
+    expect(input).toMatchObject({
+      IndexName: 'GSI1',
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': 'GSI1PK' },
+      ExpressionAttributeValues: { ':pk': 'PARENT#P1' },
+    });
+    expect(ddb.commandCalls(QueryCommand)[1]?.args[0].input.ExclusiveStartKey).toEqual({ PK: 'x' });
+  });
+});
+
+describe('session repository', () => {
+  it('reads session and user in one consistent BatchGet', async () => {
+    ddb.on(BatchGetCommand).resolves({
+      Responses: {
+        'unit-test-table': [
+          { PK: 'USER#U1', SK: 'PROFILE', principalId: 'U1', username: 'ann' },
+          { PK: 'SESSION#S1', SK: 'SESSION', GSI1PK: 'USER_SESSIONS#U1', sessionId: 'S1', expiresAtEpoch: 1 },
+        ],
+      },
+    });
+    const { session, user } = await findSessionWithUser('S1', 'U1');
+    expect(session).toEqual({ sessionId: 'S1' });
+    expect(user).toEqual({ principalId: 'U1', username: 'ann' });
+    expect(ddb.commandCalls(BatchGetCommand)[0]?.args[0].input).toEqual({
+      RequestItems: {
+        'unit-test-table': {
+          Keys: [
+            { PK: 'SESSION#S1', SK: 'SESSION' },
+            { PK: 'USER#U1', SK: 'PROFILE' },
+          ],
+          ConsistentRead: true,
+        },
+      },
+    });
+  });
+
+  it('touches a session only if it still exists', async () => {
+    ddb.on(UpdateCommand).resolves({});
+    expect(await touchSession('S1', '2026-11-22T00:00:00.000Z')).toBe(true);
+    expect(ddb.commandCalls(UpdateCommand)[0]?.args[0].input).toMatchObject({
+      Key: { PK: 'SESSION#S1', SK: 'SESSION' },
+      UpdateExpression: 'SET lastSeenAt = :at',
+      ConditionExpression: 'attribute_exists(PK)',
+    });
+  });
+});
+
+describe('user repository', () => {
+  it('finds a user through the case-insensitive username item', async () => {
+    ddb
+      .on(GetCommand, { Key: { PK: 'USERNAME#ann', SK: 'USERNAME' } })
+      .resolves({ Item: { principalId: 'U1' } })
+      .on(GetCommand, { Key: { PK: 'USER#U1', SK: 'PROFILE' } })
+      .resolves({
+        Item: { PK: 'USER#U1', SK: 'PROFILE', entity: 'User', principalId: 'U1', username: 'Ann' },
+      });
+    expect(await findUserByUsername('ANN')).toEqual({ principalId: 'U1', username: 'Ann' });
+  });
+});

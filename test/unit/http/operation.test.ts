@@ -1,0 +1,154 @@
+import type { Context } from 'aws-lambda';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import * as z from 'zod/mini';
+import { ConflictError } from '#shared/domain/errors.ts';
+import { operation } from '#shared/http/operation.ts';
+import { json } from '#shared/http/responses.ts';
+import type { HttpEvent } from '#shared/http/types.ts';
+
+function event(overrides: Partial<HttpEvent> = {}): HttpEvent {
+  return {
+    version: '2.0',
+    routeKey: 'POST /api/v1/test',
+    rawPath: '/api/v1/test',
+    rawQueryString: '',
+    headers: { 'content-type': 'application/json' },
+    requestContext: {
+      accountId: '1',
+      apiId: 'api',
+      domainName: 'example.com',
+      domainPrefix: 'example',
+      http: {
+        method: 'POST',
+        path: '/api/v1/test',
+        protocol: 'HTTP/1.1',
+        sourceIp: '127.0.0.1',
+        userAgent: 'test',
+      },
+      requestId: 'req-123',
+      routeKey: 'POST /api/v1/test',
+      stage: '$default',
+      time: '',
+      timeEpoch: 0,
+    },
+    isBase64Encoded: false,
+    ...overrides,
+  };
+}
+
+const context = {} as Context;
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
+
+/** The chain as loaded in a process whose LOG_LEVEL is info (configuration is read once per process). */
+async function loggingOperation() {
+  vi.resetModules();
+  vi.stubEnv('LOG_LEVEL', 'info');
+  const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  const module = await import('#shared/http/operation.ts');
+  return { operation: module.operation, log };
+}
+
+describe('the middy chain', () => {
+  it('turns a bug into a generic 500 with the request id, and logs the stack only', async () => {
+    const { operation, log } = await loggingOperation();
+    const handler = operation({ name: 'boom', authenticated: false }, async () => {
+      throw new TypeError('secret internals at /var/task/index.mjs');
+    });
+    const result = await handler(event(), context);
+    expect(result.statusCode).toBe(500);
+    expect(result.headers['content-type']).toBe('application/problem+json');
+    const body = JSON.parse(result.body as string);
+    expect(body).toEqual({
+      type: expect.any(String),
+      title: 'Internal Server Error',
+      status: 500,
+      detail: 'An unexpected error occurred. Quote the requestId when you report it.',
+      code: 'INTERNAL_ERROR',
+      instance: '/api/v1/test',
+      requestId: 'req-123',
+    });
+    expect(result.body).not.toContain('secret internals');
+    const line = JSON.parse(log.mock.calls[0]?.[0] as string);
+    expect(line).toMatchObject({
+      level: 'error',
+      status: 500,
+      requestId: 'req-123',
+      error: { name: 'TypeError' },
+    });
+    expect(line.error.stack).toContain('operation.test.ts');
+  });
+
+  it('maps domain errors by class, with their extra members and headers', async () => {
+    const handler = operation({ name: 'conflict', authenticated: false }, async () => {
+      const error = new ConflictError('SOMETHING', 'it clashed');
+      error.extensions.hint = 'retry';
+      throw error;
+    });
+    const result = await handler(event(), context);
+    expect(result.statusCode).toBe(409);
+    expect(JSON.parse(result.body as string)).toMatchObject({
+      code: 'SOMETHING',
+      detail: 'it clashed',
+      hint: 'retry',
+    });
+  });
+
+  it('hands validated body, query and path to the handler', async () => {
+    const handler = operation(
+      {
+        name: 'echo',
+        authenticated: false,
+        body: z.strictObject({ n: z.number() }),
+        query: z.strictObject({ q: z.string() }),
+        path: z.strictObject({ id: z.string() }),
+      },
+      async ({ body, query, path, requestId }) => json(200, { body, query, path, requestId }),
+    );
+    const result = await handler(
+      event({ body: '{"n":1}', queryStringParameters: { q: 'x' }, pathParameters: { id: 'p' } }),
+      context,
+    );
+    expect(JSON.parse(result.body as string)).toEqual({
+      body: { n: 1 },
+      query: { q: 'x' },
+      path: { id: 'p' },
+      requestId: 'req-123',
+    });
+  });
+
+  it('decodes base64 bodies and refuses non-JSON media types with 415', async () => {
+    const handler = operation(
+      { name: 'echo', authenticated: false, body: z.strictObject({ n: z.number() }) },
+      async ({ body }) => json(200, body),
+    );
+    const encoded = await handler(
+      event({ body: Buffer.from('{"n":2}').toString('base64'), isBase64Encoded: true }),
+      context,
+    );
+    expect(JSON.parse(encoded.body as string)).toEqual({ n: 2 });
+    const xml = await handler(
+      event({ body: '<n/>', headers: { 'content-type': 'application/xml' } }),
+      context,
+    );
+    expect(xml.statusCode).toBe(415);
+  });
+
+  it('writes one JSON log line per request with operation, status, latency and request id', async () => {
+    const { operation, log } = await loggingOperation();
+    const handler = operation({ name: 'ping', authenticated: false }, async () => json(200, {}));
+    await handler(event(), context);
+    expect(log).toHaveBeenCalledTimes(1);
+    expect(JSON.parse(log.mock.calls[0]?.[0] as string)).toMatchObject({
+      level: 'info',
+      operation: 'ping',
+      status: 200,
+      requestId: 'req-123',
+      latencyMs: expect.any(Number),
+      consumedRCU: 0,
+      consumedWCU: 0,
+    });
+  });
+});
