@@ -15,6 +15,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '#shared/data/table-schema.ts';
 import type { OperationDefinition } from '#shared/http/routes.ts';
+import { FUNCTION_BUNDLING } from '../bundling.ts';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
 
@@ -30,10 +31,6 @@ const TABLE_WRITE_ACTIONS = [
   'dynamodb:DeleteItem',
   'dynamodb:BatchWriteItem',
 ];
-
-/** ESM bundles need `require` for the CommonJS dependencies that load Node built-ins. */
-const ESM_REQUIRE_BANNER =
-  "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);";
 
 export interface ApiFunctionProps {
   operation: string;
@@ -77,12 +74,12 @@ export class ApiFunction extends Construct {
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
-        sourceMap: false,
+        target: FUNCTION_BUNDLING.target,
+        minify: FUNCTION_BUNDLING.minify,
+        sourceMap: FUNCTION_BUNDLING.sourcemap,
+        mainFields: [...FUNCTION_BUNDLING.mainFields],
+        banner: FUNCTION_BUNDLING.banner,
         bundleAwsSDK: true,
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
       },
     });
     Validations.of(this.function).acknowledge({

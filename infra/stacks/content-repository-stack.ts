@@ -155,5 +155,6 @@ export class ContentRepositoryStack extends Stack {
     });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
+    new CfnOutput(this, 'TokenSigningKeyArn', { value: signingKey.keyArn });
   }
 }

@@ -1,9 +1,11 @@
 /** Runs a schema over one part of the request; failures become a 400 naming each field and rule. */
+
 import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 import { type FieldError, ValidationError } from '#shared/domain/errors.ts';
 
 // zod/mini ships without messages; English ones say what was expected ("expected one of …").
-z.config(z.locales.en());
+z.config(en());
 
 type Location = FieldError['in'];
 

@@ -102,15 +102,13 @@ describe('commitNodeWrites', () => {
     await expect(commitNodeWrites([{ kind: 'create', node }])).rejects.toBeInstanceOf(
       ServiceUnavailableError,
     );
-    ddb
-      .on(TransactWriteCommand)
-      .rejects(
-        new TransactionCanceledException({
-          message: 'c',
-          $metadata: {},
-          CancellationReasons: [{ Code: 'TransactionConflict' }, { Code: 'None' }],
-        }),
-      );
+    ddb.on(TransactWriteCommand).rejects(
+      new TransactionCanceledException({
+        message: 'c',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'TransactionConflict' }, { Code: 'None' }],
+      }),
+    );
     await expect(
       commitNodeWrites([
         { kind: 'requireLive', nodeId: 'P' },

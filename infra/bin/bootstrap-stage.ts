@@ -1,0 +1,43 @@
+/**
+ * One-off bootstrap of a deployed stage: creates its first system administrator and the environment
+ * "Default" (what `npm start` does on the first local start). Run with AWS credentials for the
+ * stage's account:
+ *   ADMIN_USERNAME=admin ADMIN_PASSWORD='…' npm run bootstrap:stage -- --stage pr-42
+ * Without ADMIN_PASSWORD a password is generated and printed once.
+ */
+import { parseArgs } from 'node:util';
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { readBootstrapConfig } from '#shared/config/index.ts';
+
+const { values } = parseArgs({ options: { stage: { type: 'string' } } });
+if (!values.stage) {
+  console.error('Usage: npm run bootstrap:stage -- --stage NAME');
+  process.exit(2);
+}
+const stackName = `ContentRepository-${values.stage}`;
+const { Stacks } = await new CloudFormationClient({}).send(
+  new DescribeStacksCommand({ StackName: stackName }),
+);
+const outputs = Object.fromEntries((Stacks?.[0]?.Outputs ?? []).map((o) => [o.OutputKey, o.OutputValue]));
+for (const key of ['TableName', 'BucketName', 'TokenSigningKeyArn']) {
+  if (!outputs[key]) throw new Error(`Stack ${stackName} has no output ${key}; deploy it first`);
+}
+// The same settings the stage's functions get from the stack.
+Object.assign(process.env, {
+  TABLE_NAME: outputs.TableName,
+  BUCKET_NAME: outputs.BucketName,
+  TOKEN_SIGNING_KEY_ID: outputs.TokenSigningKeyArn,
+});
+const { bootstrapInstallation } = await import('#shared/services/bootstrap.ts');
+const admin = readBootstrapConfig();
+const result = await bootstrapInstallation({ username: admin.adminUsername, password: admin.adminPassword });
+if (!result.created) {
+  console.log(`${stackName} was bootstrapped before; nothing changed.`);
+} else {
+  console.log(
+    `${stackName}: created the system administrator "${result.adminUsername}" and the environment "Default".`,
+  );
+  if (result.generatedPassword)
+    console.log(`Generated password (shown only now): ${result.generatedPassword}`);
+  console.log(`API: ${outputs.ApiUrl}/api/v1`);
+}

@@ -1,0 +1,19 @@
+/**
+ * How every function is bundled, in esbuild's terms: the CDK construct and the benchmark both build
+ * from these settings, so the bytes the benchmark reports are the bytes Lambda loads.
+ */
+
+/** ESM bundles need `require` for the CommonJS dependencies that load Node built-ins. */
+export const ESM_REQUIRE_BANNER =
+  "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);";
+
+export const FUNCTION_BUNDLING = {
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  minify: true,
+  sourcemap: false,
+  treeShaking: true,
+  mainFields: ['module', 'main'],
+  banner: ESM_REQUIRE_BANNER,
+} as const;
