@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureSigningKeyFile } from '#shared/auth/file-token-keys.ts';
+import type { LocalStackConfig } from '#shared/config/index.ts';
 import { OPERATIONS, type OperationName } from '#shared/http/routes.ts';
 import type { HttpHandler } from '#shared/http/types.ts';
 import { ensureBucket, ensureTable } from './ensure-resources.ts';
@@ -21,15 +22,7 @@ export const LOCAL_BUCKET_NAME = 'content-repository';
 
 const projectRoot = resolve(import.meta.dirname, '..', '..');
 
-export interface EmbeddedStackOptions {
-  port: number;
-  host: string;
-  dataDir: string;
-  adminUsername: string;
-  adminPassword: string | undefined;
-  ttlSweepSeconds: number;
-  logLevel?: 'info' | 'silent';
-}
+export type EmbeddedStackOptions = LocalStackConfig & { logLevel?: 'info' | 'silent' };
 
 export interface EmbeddedStack {
   /** e.g. http://127.0.0.1:3000 (the API is under /api/v1). */

@@ -46,32 +46,35 @@ export interface Node {
   systemRootIds?: Record<string, string>;
 }
 
+/** The fields of a stored node that spec §2.1 shows. */
+export const BASE_ELEMENT_FIELDS = [
+  'nodeId',
+  'nodeVersionId',
+  'nodeType',
+  'name',
+  'version',
+  'creationDate',
+  'modificationDate',
+  'nodeStatus',
+  'publishedNodeVersionId',
+  'nodeSubType',
+  'nodeSubTypeName',
+  'userNodeSubType',
+  'extensions',
+  'deleted',
+  'system',
+  'locked',
+  'referenceNumber',
+] as const satisfies readonly (keyof Node)[];
+
 /** Spec §2.1 node, as create, retrieve, update and delete answer it. */
-export interface BaseElement {
-  '@type': 'BaseElement';
-  nodeId: string;
-  nodeVersionId: string;
-  nodeType: string;
-  name: string;
-  version: string;
-  creationDate: string;
-  modificationDate: string;
-  nodeStatus: NodeStatus;
-  publishedNodeVersionId: string | null;
-  nodeSubType: string | null;
-  nodeSubTypeName: string | null;
-  userNodeSubType: string | null;
-  extensions: Record<string, unknown> | null;
-  deleted: boolean;
-  system: boolean;
-  locked: boolean;
-  favorite: boolean;
-  referenceNumber: string | null;
-  editId?: string;
-}
+export type BaseElement = { '@type': 'BaseElement'; favorite: boolean; editId?: string } & Pick<
+  Node,
+  (typeof BASE_ELEMENT_FIELDS)[number]
+>;
 
 /** `detail=true` adds what a client needs to send the object back in an update. */
-export interface DetailedElement extends BaseElement {
+export type DetailedElement = BaseElement & {
   parent: { nodeId: string } | null;
   richTextDescription: string | null;
   documentType?: DocumentType | null;
@@ -79,7 +82,7 @@ export interface DetailedElement extends BaseElement {
   fileInfo?: FileInfo | null;
   /** Environments: where each facet keeps its items (nodeType of the root → nodeId). */
   systemRoots?: Record<string, string>;
-}
+};
 
 /** Identifiers are upper-case UUIDs, as in the spec's examples. */
 export function newId(): string {
@@ -121,27 +124,12 @@ export function etagOf(node: Pick<Node, 'nodeVersionId'>): string {
 }
 
 export function toBaseElement(node: Node): BaseElement {
+  const fields = Object.fromEntries(BASE_ELEMENT_FIELDS.map((field) => [field, node[field]]));
   return {
     '@type': 'BaseElement',
-    nodeId: node.nodeId,
-    nodeVersionId: node.nodeVersionId,
-    nodeType: node.nodeType,
-    name: node.name,
-    version: node.version,
-    creationDate: node.creationDate,
-    modificationDate: node.modificationDate,
-    nodeStatus: node.nodeStatus,
-    publishedNodeVersionId: node.publishedNodeVersionId,
-    nodeSubType: node.nodeSubType,
-    nodeSubTypeName: node.nodeSubTypeName,
-    userNodeSubType: node.userNodeSubType,
-    extensions: node.extensions,
-    deleted: node.deleted,
-    system: node.system,
-    locked: node.locked,
+    ...(fields as Pick<Node, (typeof BASE_ELEMENT_FIELDS)[number]>),
     // Favourites are per user and arrive with the favourites feature; no node is anyone's yet.
     favorite: false,
-    referenceNumber: node.referenceNumber,
   };
 }
 

@@ -29,17 +29,11 @@ export interface Session {
   sourceIp: string | null;
 }
 
-/** Spec §2.6 principal. */
-export interface Principal {
-  principalId: string;
-  username: string;
-  name: string;
-  firstName: string | null;
-  middleName: string | null;
-  lastName: string | null;
-  phone: string | null;
-  email: string | null;
-}
+/** Spec §2.6 principal: the public fields of a user. */
+export type Principal = Pick<
+  User,
+  'principalId' | 'username' | 'name' | 'firstName' | 'middleName' | 'lastName' | 'phone' | 'email'
+>;
 
 /** Who is calling: the user behind a verified token and a live session. */
 export interface Caller {
