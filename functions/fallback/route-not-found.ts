@@ -1,9 +1,9 @@
+import { contractOperation } from '#shared/api/contract-operation.ts';
 import { MethodNotAllowedError, NotFoundError } from '#shared/domain/errors.ts';
-import { operation } from '#shared/http/operation.ts';
 import { resolveRoute } from '#shared/http/routes.ts';
 
 /** API Gateway's `$default` route: a problem+json 404 for unknown paths, 405 for a wrong method. */
-export const handler = operation({ name: 'routeNotFound', authenticated: false }, async ({ event }) => {
+export const handler = contractOperation('routeNotFound', async ({ event }) => {
   const method = event.requestContext.http.method;
   const path = event.rawPath;
   const resolved = resolveRoute(method, path);

@@ -1,15 +1,11 @@
+import { contractOperation } from '#shared/api/contract-operation.ts';
 import { toBaseElement } from '#shared/domain/node.ts';
-import { createNodePayloadSchema, writeQuerySchema } from '#shared/domain/node-payloads.ts';
-import { operation } from '#shared/http/operation.ts';
 import { json } from '#shared/http/responses.ts';
 import { createNode } from '#shared/services/node-service.ts';
 import { nodeHeaders } from './node-headers.ts';
 
 /** POST /api/v1/items: creates an object under its parent (or an environment, for system administrators). */
-export const handler = operation(
-  { name: 'createNode', body: createNodePayloadSchema, query: writeQuerySchema },
-  async ({ caller, body }) => {
-    const node = await createNode(caller, body);
-    return json(200, toBaseElement(node), nodeHeaders(node));
-  },
-);
+export const handler = contractOperation('createNode', async ({ caller, body }) => {
+  const node = await createNode(caller, body);
+  return json(200, toBaseElement(node), nodeHeaders(node));
+});

@@ -9,10 +9,11 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { BUNDLED_ASSET_DIR, REFERENCE_ASSET_FILES } from '#shared/api/reference-assets.ts';
 import { TABLE_SCHEMA } from '#shared/data/table-schema.ts';
 import type { OperationDefinition } from '#shared/http/routes.ts';
 import { FUNCTION_BUNDLING } from '../bundling.ts';
@@ -31,6 +32,20 @@ const TABLE_WRITE_ACTIONS = [
   'dynamodb:DeleteItem',
   'dynamodb:BatchWriteItem',
 ];
+
+/** Swagger UI's files go next to the bundle of the function that serves them. */
+const copyReferenceAssets: ICommandHooks = {
+  beforeBundling: () => [],
+  beforeInstall: () => [],
+  afterBundling: (inputDir, outputDir) => {
+    const from = join(inputDir, 'node_modules', 'swagger-ui-dist');
+    const to = join(outputDir, BUNDLED_ASSET_DIR);
+    return [
+      `mkdir -p "${to}"`,
+      ...Object.keys(REFERENCE_ASSET_FILES).map((file) => `cp "${join(from, file)}" "${to}/"`),
+    ];
+  },
+};
 
 export interface ApiFunctionProps {
   operation: string;
@@ -80,6 +95,7 @@ export class ApiFunction extends Construct {
         mainFields: [...FUNCTION_BUNDLING.mainFields],
         banner: FUNCTION_BUNDLING.banner,
         bundleAwsSDK: true,
+        ...(definition.servesReferenceAssets ? { commandHooks: copyReferenceAssets } : {}),
       },
     });
     Validations.of(this.function).acknowledge({

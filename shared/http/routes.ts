@@ -24,6 +24,8 @@ export interface OperationDefinition {
   access: OperationAccess;
   /** Memory of the function, MB (login hashes passwords with scrypt: 128 MiB and CPU). */
   memoryMb?: number;
+  /** The function serves the Swagger UI files, which are copied next to its bundle. */
+  servesReferenceAssets?: boolean;
 }
 
 const authenticated = (table: OperationAccess['table']): OperationAccess => ({
@@ -45,6 +47,11 @@ export const OPERATIONS = {
   updateNode: { entry: 'functions/nodes/update-node.ts', access: authenticated('readWrite') },
   deleteNode: { entry: 'functions/nodes/delete-node.ts', access: authenticated('readWrite') },
   listNodes: { entry: 'functions/lists/list-nodes.ts', access: authenticated('read') },
+  apiDocs: {
+    entry: 'functions/docs/api-docs.ts',
+    access: { table: 'none', bucket: 'none', signsTokens: false, verifiesTokens: false },
+    servesReferenceAssets: true,
+  },
   routeNotFound: {
     entry: 'functions/fallback/route-not-found.ts',
     access: { table: 'none', bucket: 'none', signsTokens: false, verifiesTokens: false },
@@ -58,6 +65,8 @@ export interface Route {
   /** API Gateway route path; `{name}` is a path parameter. */
   path: string;
   operation: OperationName;
+  /** operationId in the OpenAPI document when several routes share an operation (default: the operation). */
+  id?: string;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -65,13 +74,16 @@ export const API_PREFIX = '/api/v1';
 export const ROUTES: readonly Route[] = [
   { method: 'POST', path: `${API_PREFIX}/login/local`, operation: 'login' },
   // Spec §5: the sample exchange logs in without the version prefix.
-  { method: 'POST', path: '/login/local', operation: 'login' },
+  { method: 'POST', path: '/login/local', operation: 'login', id: 'loginUnversioned' },
   { method: 'POST', path: `${API_PREFIX}/logout`, operation: 'logout' },
   { method: 'POST', path: `${API_PREFIX}/items`, operation: 'createNode' },
   { method: 'GET', path: `${API_PREFIX}/items/{nodeId}`, operation: 'getNode' },
   { method: 'PUT', path: `${API_PREFIX}/items/{nodeId}`, operation: 'updateNode' },
   { method: 'DELETE', path: `${API_PREFIX}/items/{nodeId}`, operation: 'deleteNode' },
   { method: 'GET', path: `${API_PREFIX}/list`, operation: 'listNodes' },
+  { method: 'GET', path: `${API_PREFIX}/swagger`, operation: 'apiDocs', id: 'apiReferencePage' },
+  { method: 'GET', path: `${API_PREFIX}/swagger/openapi.json`, operation: 'apiDocs', id: 'openApiDocument' },
+  { method: 'GET', path: `${API_PREFIX}/swagger/{file}`, operation: 'apiDocs', id: 'apiReferenceAsset' },
 ];
 
 /** Unmatched requests go to this operation (API Gateway's `$default` route). */
@@ -96,8 +108,13 @@ const compiled = ROUTES.map((route) => {
   return { route, names, regex: new RegExp(`^${pattern}$`) };
 });
 
-function matchPath(path: string) {
-  return compiled.flatMap(({ route, names, regex }) => {
+/** Literal segments win over parameters, as in API Gateway (`/swagger/openapi.json` before `/swagger/{file}`). */
+const bySpecificity = [...compiled].sort((a, b) => a.names.length - b.names.length);
+
+function matchPath(rawPath: string) {
+  // API Gateway matches `/a/b/` as `/a/b`.
+  const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;
+  return bySpecificity.flatMap(({ route, names, regex }) => {
     const match = regex.exec(path);
     if (!match) return [];
     const pathParameters = Object.fromEntries(

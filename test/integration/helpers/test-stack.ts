@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmbeddedStack, startEmbeddedStack } from '#infra/local/embedded-stack.ts';
+import { assertMatchesContract } from './contract.ts';
 
 export const ADMIN = { username: 'admin', password: 'integration-admin-password' };
 
@@ -74,6 +75,13 @@ export class ApiClient {
     const text = await response.text();
     let parsed: unknown = text;
     if (/json/.test(response.headers.get('content-type') ?? '') && text) parsed = JSON.parse(text);
+    assertMatchesContract(
+      method,
+      this.baseUrl + path,
+      response.status,
+      response.headers.get('content-type'),
+      parsed,
+    );
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   }
 

@@ -1,0 +1,234 @@
+/**
+ * The interface of every operation of the route table: summary, tag, request schemas and responses.
+ * Handlers validate with these very schemas and the OpenAPI document is generated from them, so the
+ * reference cannot drift from what the service does. A new route lands with its contract here.
+ */
+import type * as z from 'zod/mini';
+import { listQuerySchema } from '#shared/domain/list-query.ts';
+import { loginPayloadSchema } from '#shared/domain/login-payload.ts';
+import {
+  createNodePayloadSchema,
+  deleteNodePayloadSchema,
+  nodePathSchema,
+  retrieveQuerySchema,
+  updateNodePayloadSchema,
+  writeQuerySchema,
+} from '#shared/domain/node-payloads.ts';
+import type { OperationName } from '#shared/http/routes.ts';
+import { docsFileSchema } from './docs-request.ts';
+import { REQUEST_EXAMPLES } from './examples.ts';
+import {
+  baseElementSchema,
+  deletedNodesSchema,
+  listPageSchema,
+  retrievedNodeSchema,
+} from './response-schemas.ts';
+
+export type Tag = 'Common' | 'Action' | 'User';
+
+export interface ResponseContract {
+  description: string;
+  /** JSON body schema; 'problem' for application/problem+json; a media type for other bodies. */
+  body?: z.ZodMiniType | 'problem' | { mediaType: string };
+  headers?: Record<string, string>;
+}
+
+export interface OperationContract {
+  summary: string;
+  description?: string;
+  tag: Tag;
+  authenticated: boolean;
+  request: {
+    body?: z.ZodMiniType;
+    bodyOptional?: boolean;
+    query?: z.ZodMiniType;
+    path?: z.ZodMiniType;
+    examples?: Record<string, { summary: string; value: unknown }>;
+  };
+  responses: Record<number, ResponseContract>;
+}
+
+const problem = (description: string): ResponseContract => ({ description, body: 'problem' });
+
+/** Failures every operation of its kind can answer. */
+const COMMON_PROBLEMS = {
+  500: problem('A bug: the body carries only the requestId to quote'),
+  503: problem('Temporarily unavailable (throttling); retry after Retry-After seconds'),
+};
+const AUTHENTICATED_PROBLEMS = {
+  401: problem('No token, an invalid or expired token, or an ended session'),
+  ...COMMON_PROBLEMS,
+};
+const JSON_BODY_PROBLEMS = {
+  400: problem('Invalid input: `errors` names each field (JSON path) and the rule it breaks'),
+  413: problem('The body is larger than 256 KiB'),
+  415: problem('The body is not sent as application/json'),
+};
+
+const ETAG = {
+  ETag: 'Weak validator of the node: W/"<nodeVersionId>"',
+  'Cache-Control': 'no-cache, no-transform, private',
+};
+
+export const CONTRACTS = {
+  login: {
+    summary: 'Log in with username and password',
+    description:
+      'Answers 302 to `/` with `Cache-Control: no-store` and the cookies `loginsuccess=true` and `access_token=<JWT>` ' +
+      '(HttpOnly). Send the token back as that cookie or as `Authorization: Bearer <JWT>`.',
+    tag: 'User',
+    authenticated: false,
+    request: { body: loginPayloadSchema, examples: REQUEST_EXAMPLES.login },
+    responses: {
+      302: {
+        description: 'Logged in',
+        headers: {
+          Location: 'Always `/`',
+          'Set-Cookie': 'loginsuccess=true; access_token=<JWT> (HttpOnly)',
+          'Cache-Control': 'no-store',
+        },
+      },
+      ...JSON_BODY_PROBLEMS,
+      401: problem('Wrong username or password; no cookie is set'),
+      ...COMMON_PROBLEMS,
+    },
+  },
+  logout: {
+    summary: 'End the session of the access token',
+    tag: 'User',
+    authenticated: true,
+    request: {},
+    responses: {
+      204: {
+        description: 'Session ended; the cookies are cleared',
+        headers: { 'Set-Cookie': 'Cleared cookies' },
+      },
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  createNode: {
+    summary: 'Create an object',
+    description:
+      'Creates an object under `parent` (an environment or folder, or the environment for items kept under one of its ' +
+      'system roots). Environments (`nodeType: ENVIRONMENT`, no parent) are created by system administrators.',
+    tag: 'Common',
+    authenticated: true,
+    request: {
+      body: createNodePayloadSchema,
+      query: writeQuerySchema,
+      examples: REQUEST_EXAMPLES.createNode,
+    },
+    responses: {
+      200: { description: 'The created object, version 0.0001', body: baseElementSchema, headers: ETAG },
+      ...JSON_BODY_PROBLEMS,
+      403: problem('Not permitted (environments: system administrators only)'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  getNode: {
+    summary: 'Retrieve an object',
+    description:
+      '`draft=true` (default) answers the working copy, `draft=false` the last published version. `detail=true` adds ' +
+      'the parent and the type-specific fields an update sends back. `If-None-Match` with the current ETag answers 304.',
+    tag: 'Common',
+    authenticated: true,
+    request: { path: nodePathSchema, query: retrieveQuerySchema },
+    responses: {
+      200: {
+        description: 'The object (with detail=true: the detailed object)',
+        body: retrievedNodeSchema,
+        headers: ETAG,
+      },
+      304: { description: 'The ETag in If-None-Match is current', headers: ETAG },
+      400: problem('Malformed nodeId or query parameter'),
+      404: problem('No such object (or deleted, or never published with draft=false)'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  updateNode: {
+    summary: 'Update an object',
+    description:
+      'The body is the full structure of the object with the current `nodeVersionId`; optional fields left out are ' +
+      'cleared, read-only fields of a retrieved object are ignored. A stale nodeVersionId answers 409 with ' +
+      '`currentNodeVersionId`; `If-Match` is honoured (412).',
+    tag: 'Common',
+    authenticated: true,
+    request: {
+      path: nodePathSchema,
+      query: writeQuerySchema,
+      body: updateNodePayloadSchema,
+      examples: REQUEST_EXAMPLES.updateNode,
+    },
+    responses: {
+      200: {
+        description: 'The updated object: new nodeVersionId, next version',
+        body: baseElementSchema,
+        headers: ETAG,
+      },
+      ...JSON_BODY_PROBLEMS,
+      404: problem('No such object'),
+      409: problem('VERSION_CONFLICT: the nodeVersionId is not the current one (see currentNodeVersionId)'),
+      412: problem('If-Match does not name the current version'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  deleteNode: {
+    summary: 'Delete an object and everything under it',
+    description:
+      'Soft delete of the object and its whole subtree; answers the deleted objects (`deleted: true`).',
+    tag: 'Common',
+    authenticated: true,
+    request: {
+      path: nodePathSchema,
+      query: writeQuerySchema,
+      body: deleteNodePayloadSchema,
+      bodyOptional: true,
+      examples: REQUEST_EXAMPLES.deleteNode,
+    },
+    responses: {
+      200: { description: 'The deleted objects, the requested one first', body: deletedNodesSchema },
+      ...JSON_BODY_PROBLEMS,
+      403: problem('Not permitted (environments: system administrators only)'),
+      404: problem('No such object'),
+      409: problem('System roots are deleted only with their environment'),
+      412: problem('If-Match does not name the current version'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  listNodes: {
+    summary: 'List objects',
+    description:
+      'This version lists the environments of the library (`nodeType=ENVIRONMENT`), paged and sorted by nodeId.',
+    tag: 'Common',
+    authenticated: true,
+    request: { query: listQuerySchema },
+    responses: {
+      200: { description: 'A list page', body: listPageSchema },
+      400: problem('Unknown or invalid query parameters'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  apiDocs: {
+    summary: 'Interactive API reference',
+    description: 'Swagger UI and this OpenAPI document, served by the API itself (no CDN).',
+    tag: 'Common',
+    authenticated: false,
+    request: { path: docsFileSchema },
+    responses: {
+      200: { description: 'The page, an asset of it, or the OpenAPI document', body: { mediaType: '*/*' } },
+      301: {
+        description: 'Redirect to the reference at /api/v1/swagger/',
+        headers: { Location: '/api/v1/swagger/' },
+      },
+      404: problem('No such file'),
+      ...COMMON_PROBLEMS,
+    },
+  },
+  routeNotFound: {
+    summary: 'Any other request',
+    tag: 'Common',
+    authenticated: false,
+    request: {},
+    responses: { 404: problem('No such route'), 405: problem('Method not allowed on this path (see Allow)') },
+  },
+} satisfies Record<OperationName, OperationContract>;

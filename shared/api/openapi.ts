@@ -1,0 +1,183 @@
+/**
+ * The OpenAPI 3.1 document, generated from the route table and the operation contracts: the same
+ * schemas validate requests, so the reference cannot drift from the service.
+ */
+import * as z from 'zod/mini';
+import { loginPayloadSchema } from '#shared/domain/login-payload.ts';
+import {
+  createNodePayloadSchema,
+  deleteNodePayloadSchema,
+  updateNodePayloadSchema,
+} from '#shared/domain/node-payloads.ts';
+import { ROUTES, type Route } from '#shared/http/routes.ts';
+import { CONTRACTS, type OperationContract, type ResponseContract } from './contracts.ts';
+import {
+  baseElementSchema,
+  deletedNodesSchema,
+  detailedElementSchema,
+  listPageSchema,
+  problemSchema,
+  retrievedNodeSchema,
+} from './response-schemas.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+/** Schemas named in components/schemas; everything else is inlined where it is used. */
+const NAMED = new Map<z.ZodMiniType, { name: string; io: 'input' | 'output' }>([
+  [baseElementSchema, { name: 'BaseElement', io: 'output' }],
+  [detailedElementSchema, { name: 'DetailedElement', io: 'output' }],
+  [retrievedNodeSchema, { name: 'RetrievedNode', io: 'output' }],
+  [deletedNodesSchema, { name: 'DeletedNodes', io: 'output' }],
+  [listPageSchema, { name: 'ListPage', io: 'output' }],
+  [problemSchema, { name: 'Problem', io: 'output' }],
+  [createNodePayloadSchema, { name: 'CreateNodePayload', io: 'input' }],
+  [updateNodePayloadSchema, { name: 'UpdateNodePayload', io: 'input' }],
+  [deleteNodePayloadSchema, { name: 'DeleteNodePayload', io: 'input' }],
+  [loginPayloadSchema, { name: 'LoginPayload', io: 'input' }],
+]);
+
+/** Tags of spec §1: Common, Action, User, and one per object type. */
+export const TAGS = [
+  {
+    name: 'Common',
+    description: 'Objects of every type: create, retrieve, update, delete, list; this reference',
+  },
+  { name: 'Action', description: 'Tasks (actions) assigned to users' },
+  { name: 'User', description: 'Login, logout and users' },
+  { name: 'Capability', description: 'Capabilities' },
+  { name: 'Collaboration', description: 'Collaboration posts' },
+  { name: 'Control', description: 'Controls' },
+  { name: 'Document', description: 'Documents and document folders' },
+  { name: 'Glossary', description: 'Glossary terms' },
+  { name: 'Governance', description: 'Governance analysis, maturity and overview' },
+  { name: 'Master data', description: 'Master-data entities and attributes' },
+  { name: 'Organization', description: 'Roles, org units, resources and assets' },
+  { name: 'Performance', description: 'Performance indicators' },
+  { name: 'Process', description: 'Processes and their tasks' },
+  { name: 'Risk', description: 'Risks' },
+  { name: 'Rule', description: 'Business rules' },
+];
+
+function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+  }) as JsonSchema;
+  return rest;
+}
+
+function schemaRef(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
+  const named = NAMED.get(schema);
+  return named ? { $ref: `#/components/schemas/${named.name}` } : jsonSchema(schema, io);
+}
+
+function parameters(contract: OperationContract, route: Route) {
+  const params: JsonSchema[] = [];
+  const add = (schema: z.ZodMiniType | undefined, location: 'path' | 'query') => {
+    if (!schema) return;
+    const json = jsonSchema(schema, 'input') as {
+      properties?: Record<string, JsonSchema>;
+      required?: string[];
+    };
+    for (const [name, property] of Object.entries(json.properties ?? {})) {
+      if (location === 'path' && !route.path.includes(`{${name}}`)) continue;
+      const { description, ...propertySchema } = property;
+      params.push({
+        name,
+        in: location,
+        required: location === 'path' || (json.required ?? []).includes(name),
+        ...(description ? { description } : {}),
+        schema: propertySchema,
+      });
+    }
+  };
+  add(contract.request.path, 'path');
+  add(contract.request.query, 'query');
+  return params;
+}
+
+function response(contract: ResponseContract) {
+  const headers = contract.headers
+    ? {
+        headers: Object.fromEntries(
+          Object.entries(contract.headers).map(([name, description]) => [
+            name,
+            { description, schema: { type: 'string' } },
+          ]),
+        ),
+      }
+    : {};
+  const body = contract.body;
+  let content: JsonSchema | undefined;
+  if (body === 'problem')
+    content = { 'application/problem+json': { schema: schemaRef(problemSchema, 'output') } };
+  else if (body && 'mediaType' in body) content = { [body.mediaType]: { schema: {} } };
+  else if (body) content = { 'application/json': { schema: schemaRef(body, 'output') } };
+  return { description: contract.description, ...headers, ...(content ? { content } : {}) };
+}
+
+function operationObject(route: Route) {
+  const contract: OperationContract = CONTRACTS[route.operation];
+  const { body, bodyOptional, examples } = contract.request;
+  return {
+    operationId: route.id ?? route.operation,
+    summary: contract.summary,
+    ...(contract.description ? { description: contract.description } : {}),
+    tags: [contract.tag],
+    ...(contract.authenticated ? {} : { security: [] }),
+    parameters: parameters(contract, route),
+    ...(body
+      ? {
+          requestBody: {
+            required: !bodyOptional,
+            content: {
+              'application/json': { schema: schemaRef(body, 'input'), ...(examples ? { examples } : {}) },
+            },
+          },
+        }
+      : {}),
+    responses: Object.fromEntries(
+      Object.entries(contract.responses).map(([status, r]) => [status, response(r)]),
+    ),
+  };
+}
+
+export function buildOpenApiDocument(version = '1.0.0') {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of ROUTES) {
+    paths[route.path] ??= {};
+    (paths[route.path] as Record<string, unknown>)[route.method.toLowerCase()] = operationObject(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Content Repository API',
+      version,
+      description:
+        'Structured business content (processes, documents, roles, terms, rules, risks, controls, …) kept in a ' +
+        'library. Errors are application/problem+json (RFC 9457) with a stable `code` and the `requestId`.',
+    },
+    servers: [{ url: '/', description: 'This installation' }],
+    tags: TAGS,
+    security: [{ bearerAuth: [] }, { cookieAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'The access token from login',
+        },
+        cookieAuth: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'access_token',
+          description: 'The cookie login sets',
+        },
+      },
+      schemas: Object.fromEntries([...NAMED].map(([schema, { name, io }]) => [name, jsonSchema(schema, io)])),
+    },
+  };
+}

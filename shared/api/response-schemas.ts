@@ -1,0 +1,110 @@
+/**
+ * Schemas of what the API answers. They document the responses (OpenAPI) and the integration tests
+ * check every response body against the document built from them.
+ */
+import * as z from 'zod/mini';
+
+const nullableString = z.nullable(z.string());
+const timestamp = z.iso.datetime({ offset: true, precision: 3 });
+
+export const baseElementSchema = z.strictObject({
+  '@type': z.literal('BaseElement'),
+  nodeId: z.string(),
+  nodeVersionId: z.string(),
+  nodeType: z.string(),
+  name: z.string(),
+  version: z.string().check(z.regex(/^\d+\.\d{4}$/)),
+  creationDate: timestamp,
+  modificationDate: timestamp,
+  nodeStatus: z.enum(['IN_PROGRESS', 'PUBLISHED']),
+  publishedNodeVersionId: nullableString,
+  nodeSubType: nullableString,
+  nodeSubTypeName: nullableString,
+  userNodeSubType: nullableString,
+  extensions: z.nullable(z.record(z.string(), z.unknown())),
+  deleted: z.boolean(),
+  system: z.boolean(),
+  locked: z.boolean(),
+  favorite: z.boolean(),
+  referenceNumber: nullableString,
+  editId: z.optional(z.string()),
+});
+
+/** `detail=true`: what an update sends back, plus where an environment keeps each facet. */
+export const detailedElementSchema = z.extend(baseElementSchema, {
+  parent: z.nullable(z.strictObject({ nodeId: z.string() })),
+  richTextDescription: nullableString,
+  documentType: z.optional(z.nullable(z.enum(['URL', 'FILE']))),
+  url: z.optional(nullableString),
+  fileInfo: z.optional(z.nullable(z.strictObject({ uploadIdentifier: z.string(), name: z.string() }))),
+  systemRoots: z.optional(z.record(z.string(), z.string())),
+});
+
+/** What retrieve answers: the node, or with `detail=true` the detailed node. */
+export const retrievedNodeSchema = z.union([baseElementSchema, detailedElementSchema]);
+
+export const deletedNodesSchema = z.array(baseElementSchema);
+
+const count = z.int().check(z.minimum(0));
+
+export const listElementSchema = z.strictObject({
+  ...z.omit(baseElementSchema, { '@type': true, editId: true }).shape,
+  '@type': z.literal('ListElement'),
+  parent: z.nullable(z.strictObject({ nodeId: z.string(), name: z.string(), nodeType: z.string() })),
+  documentCount: count,
+  relatedResourceCount: count,
+  roleCount: count,
+  relatedAssetCount: count,
+  orgUnitCount: count,
+  assetCount: count,
+  relatedRoleCount: count,
+  relatedOrgUnitCount: count,
+  resourceCount: count,
+  responsibilities: z.strictObject({
+    informed: z.boolean(),
+    accountable: z.boolean(),
+    verifier: z.boolean(),
+    responsible: z.boolean(),
+    signatory: z.boolean(),
+    consulted: z.boolean(),
+    support: z.boolean(),
+  }),
+  propertyValues: z.nullable(z.record(z.string(), z.unknown())),
+  categories: z.nullable(z.array(z.unknown())),
+  locationListItemId: nullableString,
+  productListItemId: nullableString,
+  acronym: nullableString,
+  hasDescription: z.boolean(),
+  shortDescription: nullableString,
+  lastModifiedByName: nullableString,
+});
+
+export const listPageSchema = z.strictObject({
+  totalRecords: count,
+  sortKey: z.string(),
+  order: z.enum(['ASC', 'DESC']),
+  pageSize: z.int().check(z.minimum(1)),
+  currentPage: z.int().check(z.minimum(1)),
+  results: z.array(listElementSchema),
+});
+
+/** RFC 9457 problem details; some codes add members (e.g. currentNodeVersionId, allowedMethods). */
+export const problemSchema = z.looseObject({
+  type: z.string(),
+  title: z.string(),
+  status: z.int(),
+  detail: z.string(),
+  code: z.string(),
+  instance: z.string(),
+  requestId: z.string(),
+  errors: z.optional(
+    z.array(
+      z.strictObject({
+        in: z.enum(['body', 'query', 'path', 'header']),
+        path: z.string(),
+        rule: z.string(),
+        message: z.string(),
+      }),
+    ),
+  ),
+});

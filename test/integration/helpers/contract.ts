@@ -1,0 +1,74 @@
+/**
+ * Every response the integration tests receive is checked against the OpenAPI document: its status
+ * must be documented for the operation, and its body must match the documented schema. A response
+ * that breaks its contract fails the test that provoked it.
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formatsPlugin from 'ajv-formats';
+import { buildOpenApiDocument } from '#shared/api/openapi.ts';
+import { resolveRoute } from '#shared/http/routes.ts';
+
+const document = buildOpenApiDocument();
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+// ajv-formats is CommonJS: its default export arrives wrapped when imported as ESM.
+const addFormats = ((formatsPlugin as unknown as { default?: typeof formatsPlugin }).default ??
+  formatsPlugin) as unknown as (a: Ajv2020) => void;
+addFormats(ajv);
+ajv.addSchema(document, 'openapi');
+
+const pointer = (...segments: string[]) =>
+  segments.map((s) => encodeURIComponent(s.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
+
+type Responses = Record<string, { content?: Record<string, { schema?: unknown }> }>;
+
+function validate(schemaPath: string, body: unknown, what: string): void {
+  const validator = ajv.getSchema(`openapi#/${schemaPath}`);
+  if (!validator) throw new Error(`No schema at ${schemaPath}`);
+  if (!validator(body)) {
+    throw new Error(
+      `${what}: the body breaks its documented schema: ${ajv.errorsText(validator.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
+    );
+  }
+}
+
+export function assertMatchesContract(
+  method: string,
+  url: string,
+  status: number,
+  contentType: string | null,
+  body: unknown,
+): void {
+  const { pathname } = new URL(url);
+  const what = `${method} ${pathname} → ${status}`;
+  const resolved = resolveRoute(method, pathname);
+  if (!resolved || !('route' in resolved)) {
+    // The $default fallback: an undocumented path answers a problem (404 or 405).
+    if (status !== 404 && status !== 405 && status !== 413)
+      throw new Error(`${what}: unexpected status for an unrouted request`);
+    validate('components/schemas/Problem', body, what);
+    return;
+  }
+  const path = resolved.route.path;
+  const verb = method.toLowerCase();
+  const responses = (document.paths[path]?.[verb] as { responses: Responses }).responses;
+  const documented = responses[String(status)];
+  if (!documented)
+    throw new Error(`${what}: status ${status} is not documented for ${resolved.route.operation}`);
+  if (!documented.content) {
+    if (body !== '' && body !== undefined)
+      throw new Error(`${what}: documented without a body, but one was sent`);
+    return;
+  }
+  const mediaType = (contentType ?? '').split(';')[0]?.trim() ?? '';
+  const declared = documented.content[mediaType] ? mediaType : documented.content['*/*'] ? '*/*' : undefined;
+  if (!declared)
+    throw new Error(
+      `${what}: content type ${mediaType} is not documented (${Object.keys(documented.content)})`,
+    );
+  if (declared === '*/*') return;
+  validate(
+    pointer('paths', path, verb, 'responses', String(status), 'content', declared, 'schema'),
+    body,
+    what,
+  );
+}
