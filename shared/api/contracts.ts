@@ -220,6 +220,7 @@ export const CONTRACTS = {
         description: 'Redirect to the reference at /api/v1/swagger/',
         headers: { Location: '/api/v1/swagger/' },
       },
+      400: problem('Not a file name'),
       404: problem('No such file'),
       ...COMMON_PROBLEMS,
     },
