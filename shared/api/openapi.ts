@@ -14,7 +14,6 @@ import { CONTRACTS, type OperationContract, type ResponseContract } from './cont
 import {
   baseElementSchema,
   deletedNodesSchema,
-  detailedElementSchema,
   listPageSchema,
   problemSchema,
   retrievedNodeSchema,
@@ -25,7 +24,6 @@ type JsonSchema = Record<string, unknown>;
 /** Schemas named in components/schemas; everything else is inlined where it is used. */
 const NAMED = new Map<z.ZodMiniType, { name: string; io: 'input' | 'output' }>([
   [baseElementSchema, { name: 'BaseElement', io: 'output' }],
-  [detailedElementSchema, { name: 'DetailedElement', io: 'output' }],
   [retrievedNodeSchema, { name: 'RetrievedNode', io: 'output' }],
   [deletedNodesSchema, { name: 'DeletedNodes', io: 'output' }],
   [listPageSchema, { name: 'ListPage', io: 'output' }],

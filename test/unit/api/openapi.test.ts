@@ -1,6 +1,6 @@
 /** The reference documents exactly the route table, from the schemas that validate requests. */
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { CONTRACTS } from '#shared/api/contracts.ts';
 import { buildOpenApiDocument } from '#shared/api/openapi.ts';
 import { ROUTES } from '#shared/http/routes.ts';
@@ -24,7 +24,11 @@ describe('OpenAPI document', () => {
   it('is OpenAPI 3.1 with both security schemes', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['bearerAuth', 'cookieAuth']);
-    expect(document.components.securitySchemes.cookieAuth).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'access_token' });
+    expect(document.components.securitySchemes.cookieAuth).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'access_token',
+    });
   });
 
   it('documents every route of the route table and nothing else', () => {
@@ -36,7 +40,22 @@ describe('OpenAPI document', () => {
 
   it('tags every operation with a declared tag; Common, Action, User and one per object type are declared', () => {
     const tags = document.tags.map((t) => t.name);
-    for (const name of ['Common', 'Action', 'User', 'Capability', 'Collaboration', 'Control', 'Document', 'Glossary', 'Master data', 'Organization', 'Performance', 'Process', 'Risk', 'Rule']) {
+    for (const name of [
+      'Common',
+      'Action',
+      'User',
+      'Capability',
+      'Collaboration',
+      'Control',
+      'Document',
+      'Glossary',
+      'Master data',
+      'Organization',
+      'Performance',
+      'Process',
+      'Risk',
+      'Rule',
+    ]) {
       expect(tags).toContain(name);
     }
     for (const { op } of operations()) {
@@ -49,7 +68,8 @@ describe('OpenAPI document', () => {
     for (const { path, method, op } of operations()) {
       const failures = Object.entries(op.responses).filter(([status]) => Number(status) >= 400);
       expect(failures.length, `${method} ${path}`).toBeGreaterThan(0);
-      for (const [, response] of failures) expect(Object.keys(response.content ?? {})).toEqual(['application/problem+json']);
+      for (const [, response] of failures)
+        expect(Object.keys(response.content ?? {})).toEqual(['application/problem+json']);
     }
   });
 
@@ -77,7 +97,10 @@ describe('OpenAPI document', () => {
 
   it('gives request examples that the request schemas accept', () => {
     for (const [name, contract] of Object.entries(CONTRACTS)) {
-      const request = contract.request as { body?: z.ZodMiniType; examples?: Record<string, { value: unknown }> };
+      const request = contract.request as {
+        body?: z.ZodMiniType;
+        examples?: Record<string, { value: unknown }>;
+      };
       for (const [example, { value }] of Object.entries(request.examples ?? {})) {
         expect(request.body?.safeParse(value).success, `${name}/${example}`).toBe(true);
       }
