@@ -50,7 +50,9 @@ export function assertMatchesContract(
   }
   const path = resolved.route.path;
   const verb = method.toLowerCase();
-  const responses = (document.paths[path]?.[verb] as { responses: Responses }).responses;
+  const operation = document.paths[path]?.[verb] as { responses: Responses } | undefined;
+  if (!operation) throw new Error(`${what}: ${method} ${path} is not in the document`);
+  const responses = operation.responses;
   const documented = responses[String(status)];
   if (!documented)
     throw new Error(`${what}: status ${status} is not documented for ${resolved.route.operation}`);
