@@ -3,6 +3,6 @@ import { json } from '#shared/http/responses.ts';
 import { listEnvironments } from '#shared/services/list-service.ts';
 
 /** GET /api/v1/list?nodeType=ENVIRONMENT: the environments of the library, paged. */
-export const handler = contractOperation('listNodes', async ({ query }) =>
-  json(200, await listEnvironments(query), { 'cache-control': 'no-cache, private' }),
+export const handler = contractOperation('listNodes', async ({ caller, query }) =>
+  json(200, await listEnvironments(caller, query), { 'cache-control': 'no-cache, private' }),
 );

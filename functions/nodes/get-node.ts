@@ -8,8 +8,8 @@ import { getNode } from '#shared/services/node-service.ts';
 import { nodeHeaders } from './node-headers.ts';
 
 /** GET /api/v1/items/{nodeId}: the working copy (draft=true, default) or the published version. */
-export const handler = contractOperation('getNode', async ({ path, query, event }) => {
-  const node = await getNode(path.nodeId.toUpperCase(), flag(query.draft, true));
+export const handler = contractOperation('getNode', async ({ caller, path, query, event }) => {
+  const node = await getNode(caller, path.nodeId.toUpperCase(), flag(query.draft, true));
   if (ifNoneMatchHits(header(event, 'if-none-match'), node.nodeVersionId))
     return empty(304, nodeHeaders(node));
   const body = flag(query.detail, false) ? toDetailedElement(node) : toBaseElement(node);

@@ -35,6 +35,8 @@ export interface Node {
   parentId: string | null;
   /** The environment the node belongs to (its own id for an environment). */
   environmentId: string;
+  /** Every node above this one, the environment first and the parent last ([] for an environment). */
+  ancestorIds: string[];
   richTextDescription: string | null;
   documentType: DocumentType | null;
   url: string | null;

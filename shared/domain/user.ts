@@ -1,4 +1,5 @@
 /** Users, their sessions, and the principal shape of spec §2.6. */
+import type { Role } from './permissions.ts';
 
 export type UserStatus = 'ACTIVE' | 'DISABLED';
 
@@ -16,6 +17,8 @@ export interface User {
   systemAdmin: boolean;
   status: UserStatus;
   createdAt: string;
+  /** Roles granted to this user, by the nodeId of the environment or folder they were granted on. */
+  grants: Record<string, Role>;
 }
 
 export interface Session {
@@ -40,6 +43,7 @@ export interface Caller {
   principal: Principal;
   sessionId: string;
   systemAdmin: boolean;
+  grants: Record<string, Role>;
 }
 
 export function toPrincipal(user: User): Principal {

@@ -78,7 +78,12 @@ export async function authenticate(token: string, now = new Date()): Promise<Cal
   if (idleMs > touchIntervalMs() && !(await touchSession(session.sessionId, now.toISOString()))) {
     throw sessionEnded('logged out or revoked');
   }
-  return { principal: toPrincipal(user), sessionId: session.sessionId, systemAdmin: user.systemAdmin };
+  return {
+    principal: toPrincipal(user),
+    sessionId: session.sessionId,
+    systemAdmin: user.systemAdmin,
+    grants: user.grants ?? {},
+  };
 }
 
 export async function logout(caller: Caller): Promise<void> {

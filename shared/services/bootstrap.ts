@@ -43,9 +43,15 @@ export async function bootstrapInstallation(admin: {
     systemAdmin: true,
     status: 'ACTIVE',
     createdAt: timestamp(),
+    grants: {},
   };
   await createUser(user);
-  const caller: Caller = { principal: toPrincipal(user), sessionId: 'bootstrap', systemAdmin: true };
+  const caller: Caller = {
+    principal: toPrincipal(user),
+    sessionId: 'bootstrap',
+    systemAdmin: true,
+    grants: {},
+  };
   const environment = await createNode(caller, {
     '@type': 'NodeElement',
     nodeType: 'ENVIRONMENT',

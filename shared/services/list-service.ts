@@ -4,15 +4,18 @@ import { type ListPage, toListElement } from '#shared/domain/list-element.ts';
 import { DEFAULT_PAGE_SIZE, type ListQuery } from '#shared/domain/list-query.ts';
 import type { Node } from '#shared/domain/node.ts';
 import { flag } from '#shared/domain/node-payloads.ts';
+import { can } from '#shared/domain/permissions.ts';
+import type { Caller } from '#shared/domain/user.ts';
 
 /**
  * Environments are few (one per business area), so the page is cut from all of them sorted by nodeId.
  * draft=false lists the published versions of published environments only.
  */
-export async function listEnvironments(query: ListQuery): Promise<ListPage> {
+export async function listEnvironments(caller: Caller, query: ListQuery): Promise<ListPage> {
   const pageSize = Number(query.pageSize ?? DEFAULT_PAGE_SIZE);
   const currentPage = Number(query.currentPage ?? 1);
-  let environments = await findLiveNodesOfType('ENVIRONMENT');
+  // Only what the caller may read is listed.
+  let environments = (await findLiveNodesOfType('ENVIRONMENT')).filter((e) => can(caller, e, 'read'));
   if (!flag(query.draft, true)) {
     const published = await Promise.all(
       environments.filter((e) => e.publishedNodeVersionId).map((e) => findNode(e.nodeId, 'PUBLISHED')),

@@ -27,6 +27,7 @@ import {
   SYSTEM_ROOT_TYPES,
   systemRootName,
 } from '#shared/domain/node-types.ts';
+import { can } from '#shared/domain/permissions.ts';
 import { ifMatchAllows } from '#shared/domain/preconditions.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { checkDocumentFields, checkPayloadType } from './node-payload-rules.ts';
@@ -35,7 +36,7 @@ const notFound = (nodeId: string) => new NotFoundError('NODE_NOT_FOUND', `No obj
 
 function newNode(
   caller: Caller,
-  fields: Pick<Node, 'nodeType' | 'name' | 'parentId' | 'environmentId'> & Partial<Node>,
+  fields: Pick<Node, 'nodeType' | 'name' | 'parentId' | 'environmentId' | 'ancestorIds'> & Partial<Node>,
   at: string,
 ): Node {
   const nodeId = fields.nodeId ?? newId();
@@ -116,13 +117,17 @@ export async function createNode(caller: Caller, payload: CreateNodePayload): Pr
       },
     ]);
   }
-  const parent = await resolveParent(parentId, definition);
+  const parent = await resolveParent(caller, parentId, definition);
+  if (!can(caller, parent, 'create')) {
+    throw new ForbiddenError(`Creating objects under ${parent.nodeId} needs the editor role there`);
+  }
   const node = newNode(
     caller,
     {
       nodeType: definition.nodeType,
       parentId: parent.nodeId,
       environmentId: parent.environmentId,
+      ancestorIds: [...(parent.ancestorIds ?? []), parent.nodeId],
       ...settableFields(payload),
     },
     at,
@@ -155,9 +160,14 @@ const parentNotFound = (parentId: string) =>
  * The node a new object goes under. Items kept under a facet's system root (terms, roles, risks, …) may
  * name their environment as parent: they are placed under that environment's root for their facet.
  */
-async function resolveParent(parentId: string, definition: NodeTypeDefinition): Promise<Node> {
+async function resolveParent(
+  caller: Caller,
+  parentId: string,
+  definition: NodeTypeDefinition,
+): Promise<Node> {
   let parent = await findNode(parentId);
-  if (!parent || parent.deleted) throw parentNotFound(parentId);
+  // A parent the caller may not read does not exist for them.
+  if (!parent || parent.deleted || !can(caller, parent, 'read')) throw parentNotFound(parentId);
   const rootIds = parent.nodeType === 'ENVIRONMENT' ? parent.systemRootIds : undefined;
   const rootId = rootIds && definition.parents.map((type) => rootIds[type]).find(Boolean);
   if (rootId && !definition.parents.includes('ENVIRONMENT')) {
@@ -202,6 +212,7 @@ async function createEnvironment(caller: Caller, payload: CreateNodePayload, at:
       nodeType: 'ENVIRONMENT',
       parentId: null,
       environmentId,
+      ancestorIds: [],
       ...settableFields(payload),
     },
     at,
@@ -214,6 +225,7 @@ async function createEnvironment(caller: Caller, payload: CreateNodePayload, at:
         name: systemRootName(definition),
         parentId: environmentId,
         environmentId,
+        ancestorIds: [environmentId],
         system: true,
       },
       at,
@@ -224,15 +236,31 @@ async function createEnvironment(caller: Caller, payload: CreateNodePayload, at:
   return environment;
 }
 
-/** draft=true: the working copy; draft=false: the last published version (404 if never published). */
-export async function getNode(nodeId: string, draft: boolean): Promise<Node> {
+/**
+ * draft=true: the working copy; draft=false: the last published version (404 if never published).
+ * An object the caller may not read is a 404, exactly like one that does not exist.
+ */
+export async function getNode(caller: Caller, nodeId: string, draft: boolean): Promise<Node> {
   const node = await findNode(nodeId, draft ? 'DRAFT' : 'PUBLISHED');
-  if (!node || node.deleted) throw notFound(nodeId);
+  if (!node || node.deleted || !can(caller, node, 'read')) throw notFound(nodeId);
   return node;
 }
 
-async function liveNodeForWrite(nodeId: string, ifMatch: string | undefined): Promise<Node> {
-  const node = await getNode(nodeId, true);
+const ROLE_NEEDED: Record<'edit' | 'delete', string> = {
+  edit: 'the editor role',
+  delete: 'the environment admin role',
+};
+
+async function liveNodeForWrite(
+  caller: Caller,
+  nodeId: string,
+  ifMatch: string | undefined,
+  permission: 'edit' | 'delete',
+): Promise<Node> {
+  const node = await getNode(caller, nodeId, true);
+  if (!can(caller, node, permission)) {
+    throw new ForbiddenError(`This needs ${ROLE_NEEDED[permission]} on object ${nodeId} or above it`);
+  }
   if (!ifMatchAllows(ifMatch, node.nodeVersionId)) {
     throw new PreconditionFailedError(
       `If-Match does not name the current version ${etagOf(node)}`,
@@ -271,7 +299,7 @@ export async function updateNode(
       },
     ]);
   }
-  const current = await liveNodeForWrite(nodeId, ifMatch);
+  const current = await liveNodeForWrite(caller, nodeId, ifMatch, 'edit');
   if (payload.nodeVersionId !== current.nodeVersionId) {
     throw new VersionConflictError(nodeId, payload.nodeVersionId, current.nodeVersionId);
   }
@@ -350,7 +378,7 @@ export async function deleteNode(
   ifMatch: string | undefined,
 ): Promise<Node[]> {
   for (let attempt = 1; ; attempt++) {
-    const root = await liveNodeForWrite(nodeId, ifMatch);
+    const root = await liveNodeForWrite(caller, nodeId, ifMatch, 'delete');
     if (root.system) {
       throw new ConflictError(
         'SYSTEM_NODE_PROTECTED',

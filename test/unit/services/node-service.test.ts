@@ -2,7 +2,7 @@
 import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ForbiddenError } from '#shared/domain/errors.ts';
+import { ForbiddenError, NotFoundError } from '#shared/domain/errors.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { createNode, deleteNode } from '#shared/services/node-service.ts';
 import { sampleNode } from '../../fixtures/nodes.ts';
@@ -23,6 +23,7 @@ const editor: Caller = {
   },
   sessionId: 'S2',
   systemAdmin: false,
+  grants: {},
 };
 
 describe('environments', () => {
@@ -33,15 +34,21 @@ describe('environments', () => {
     expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
   });
 
-  it('only system administrators delete them', async () => {
+  it('only system administrators delete them, not even their environment admins', async () => {
     const environment = sampleNode({
       nodeType: 'ENVIRONMENT',
       parentId: null,
+      ancestorIds: [],
       documentType: null,
       url: null,
     });
     ddb.on(GetCommand).resolves({ Item: { PK: `NODE#${environment.nodeId}`, SK: 'DRAFT', ...environment } });
-    await expect(deleteNode(editor, environment.nodeId, undefined)).rejects.toBeInstanceOf(ForbiddenError);
+    const environmentAdmin = { ...editor, grants: { [environment.nodeId]: 'ENVIRONMENT_ADMIN' as const } };
+    await expect(deleteNode(environmentAdmin, environment.nodeId, undefined)).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
+    // Without any role there, the environment does not even exist for the caller.
+    await expect(deleteNode(editor, environment.nodeId, undefined)).rejects.toBeInstanceOf(NotFoundError);
     expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
