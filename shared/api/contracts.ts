@@ -4,6 +4,7 @@
  * reference cannot drift from what the service does. A new route lands with its contract here.
  */
 import type * as z from 'zod/mini';
+import { grantPathSchema, grantPayloadSchema, sessionPathSchema } from '#shared/domain/grant-payloads.ts';
 import { listQuerySchema } from '#shared/domain/list-query.ts';
 import { loginPayloadSchema } from '#shared/domain/login-payload.ts';
 import {
@@ -14,14 +15,27 @@ import {
   updateNodePayloadSchema,
   writeQuerySchema,
 } from '#shared/domain/node-payloads.ts';
+import { settingsSchema } from '#shared/domain/settings.ts';
+import {
+  changePasswordPayloadSchema,
+  createUserPayloadSchema,
+  pageQuerySchema,
+  principalPathSchema,
+  updateUserPayloadSchema,
+} from '#shared/domain/user-payloads.ts';
 import type { OperationName } from '#shared/http/routes.ts';
 import { docsFileSchema } from './docs-request.ts';
 import { REQUEST_EXAMPLES } from './examples.ts';
 import {
   baseElementSchema,
   deletedNodesSchema,
+  grantSchema,
+  grantsSchema,
   listPageSchema,
   retrievedNodeSchema,
+  sessionsPageSchema,
+  usersPageSchema,
+  userViewSchema,
 } from './response-schemas.ts';
 
 export type Tag = 'Common' | 'Action' | 'User';
@@ -205,6 +219,158 @@ export const CONTRACTS = {
     responses: {
       200: { description: 'A list page', body: listPageSchema },
       400: problem('Unknown or invalid query parameters'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  listUsers: {
+    summary: 'List the users of the repository',
+    description: 'System administrators only. Paged like lists (pageSize, currentPage), sorted by username.',
+    tag: 'User',
+    authenticated: true,
+    request: { query: pageQuerySchema },
+    responses: {
+      200: { description: 'A page of users', body: usersPageSchema },
+      400: problem('Invalid paging parameters'),
+      403: problem('Not a system administrator'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  createUser: {
+    summary: 'Create a user',
+    description:
+      'System administrators only. Passwords have at least 12 characters and are stored as scrypt hashes.',
+    tag: 'User',
+    authenticated: true,
+    request: { body: createUserPayloadSchema, examples: REQUEST_EXAMPLES.createUser },
+    responses: {
+      201: { description: 'The new user', body: userViewSchema },
+      ...JSON_BODY_PROBLEMS,
+      403: problem('Not a system administrator'),
+      409: problem('USERNAME_TAKEN'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  updateUser: {
+    summary: 'Change a user: profile, system administrator role, status or password',
+    description:
+      'System administrators only; only the fields sent change. Disabling a user, or setting a new password, ends ' +
+      'all of their sessions at once.',
+    tag: 'User',
+    authenticated: true,
+    request: {
+      path: principalPathSchema,
+      body: updateUserPayloadSchema,
+      examples: REQUEST_EXAMPLES.updateUser,
+    },
+    responses: {
+      200: { description: 'The changed user', body: userViewSchema },
+      ...JSON_BODY_PROBLEMS,
+      403: problem('Not a system administrator'),
+      404: problem('USER_NOT_FOUND'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  changePassword: {
+    summary: 'Change your own password',
+    description: 'The old password is required; every other session of yours ends.',
+    tag: 'User',
+    authenticated: true,
+    request: { body: changePasswordPayloadSchema },
+    responses: { 204: { description: 'Changed' }, ...JSON_BODY_PROBLEMS, ...AUTHENTICATED_PROBLEMS },
+  },
+  listGrants: {
+    summary: 'Roles granted on an environment or folder',
+    tag: 'Common',
+    authenticated: true,
+    request: { path: nodePathSchema },
+    responses: {
+      200: { description: 'The grants', body: grantsSchema },
+      400: problem('Not an environment or folder'),
+      403: problem('Needs the environment admin role'),
+      404: problem('No such object'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  grantRole: {
+    summary: 'Grant a role on an environment or folder',
+    description:
+      'READER, EDITOR or ENVIRONMENT_ADMIN, for the whole subtree. System administrators and environment admins.',
+    tag: 'Common',
+    authenticated: true,
+    request: { path: grantPathSchema, body: grantPayloadSchema, examples: REQUEST_EXAMPLES.grantRole },
+    responses: {
+      200: { description: 'The grant', body: grantSchema },
+      ...JSON_BODY_PROBLEMS,
+      403: problem('Needs the environment admin role'),
+      404: problem('No such object or user'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  revokeRole: {
+    summary: 'Revoke a role',
+    tag: 'Common',
+    authenticated: true,
+    request: { path: grantPathSchema },
+    responses: {
+      204: { description: 'Revoked' },
+      400: problem('Not an environment or folder'),
+      403: problem('Needs the environment admin role'),
+      404: problem('No such object or grant'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  listSessions: {
+    summary: 'Live sessions',
+    description: 'System administrators only.',
+    tag: 'User',
+    authenticated: true,
+    request: { query: pageQuerySchema },
+    responses: {
+      200: { description: 'A page of sessions, oldest first', body: sessionsPageSchema },
+      400: problem('Invalid paging parameters'),
+      403: problem('Not a system administrator'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  endSession: {
+    summary: 'End a session',
+    description: 'System administrators only. Its token is refused from the next request on.',
+    tag: 'User',
+    authenticated: true,
+    request: { path: sessionPathSchema },
+    responses: {
+      204: { description: 'Ended' },
+      403: problem('Not a system administrator'),
+      404: problem('SESSION_NOT_FOUND'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  getSettings: {
+    summary: 'Session settings',
+    description:
+      'SESSION_TIMEOUT: idle timeout, minutes (1–1440, default 30). WEBTOKEN_EXPIRES_IN: lifetime of a token and its ' +
+      'session, days (1–30, default 1). System administrators only.',
+    tag: 'User',
+    authenticated: true,
+    request: {},
+    responses: {
+      200: { description: 'The settings in force', body: settingsSchema },
+      403: problem('Not a system administrator'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  putSettings: {
+    summary: 'Change the session settings',
+    description:
+      'System administrators only. Every live session follows within a minute: the idle timeout at once, the lifetime ' +
+      'as the earlier of its token expiry and login time plus the new lifetime.',
+    tag: 'User',
+    authenticated: true,
+    request: { body: settingsSchema, examples: REQUEST_EXAMPLES.putSettings },
+    responses: {
+      200: { description: 'The settings now in force', body: settingsSchema },
+      ...JSON_BODY_PROBLEMS,
+      403: problem('Not a system administrator'),
       ...AUTHENTICATED_PROBLEMS,
     },
   },

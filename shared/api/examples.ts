@@ -61,4 +61,24 @@ export const REQUEST_EXAMPLES = {
   deleteNode: {
     empty: { summary: 'Empty object', value: {} },
   },
+  createUser: {
+    editor: {
+      summary: 'A content editor',
+      value: {
+        username: 'jane.doe',
+        password: 'a-long-initial-password',
+        name: 'Jane Doe',
+        email: 'jane.doe@example.com',
+      },
+    },
+  },
+  updateUser: {
+    disable: { summary: 'Disable a user (their sessions end at once)', value: { status: 'DISABLED' } },
+  },
+  grantRole: {
+    editor: { summary: 'Editor of the subtree', value: { role: 'EDITOR' } },
+  },
+  putSettings: {
+    defaults: { summary: 'The defaults', value: { SESSION_TIMEOUT: 30, WEBTOKEN_EXPIRES_IN: 1 } },
+  },
 };

@@ -9,14 +9,19 @@ import {
   deleteNodePayloadSchema,
   updateNodePayloadSchema,
 } from '#shared/domain/node-payloads.ts';
+import { settingsSchema } from '#shared/domain/settings.ts';
 import { ROUTES, type Route } from '#shared/http/routes.ts';
 import { CONTRACTS, type OperationContract, type ResponseContract } from './contracts.ts';
 import {
   baseElementSchema,
   deletedNodesSchema,
+  grantSchema,
   listPageSchema,
   problemSchema,
   retrievedNodeSchema,
+  sessionsPageSchema,
+  usersPageSchema,
+  userViewSchema,
 } from './response-schemas.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -32,6 +37,11 @@ const NAMED = new Map<z.ZodMiniType, { name: string; io: 'input' | 'output' }>([
   [updateNodePayloadSchema, { name: 'UpdateNodePayload', io: 'input' }],
   [deleteNodePayloadSchema, { name: 'DeleteNodePayload', io: 'input' }],
   [loginPayloadSchema, { name: 'LoginPayload', io: 'input' }],
+  [userViewSchema, { name: 'User', io: 'output' }],
+  [usersPageSchema, { name: 'UsersPage', io: 'output' }],
+  [grantSchema, { name: 'Grant', io: 'output' }],
+  [sessionsPageSchema, { name: 'SessionsPage', io: 'output' }],
+  [settingsSchema, { name: 'Settings', io: 'output' }],
 ]);
 
 /** Tags of spec §1: Common, Action, User, and one per object type. */

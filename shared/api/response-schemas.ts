@@ -108,3 +108,57 @@ export const problemSchema = z.looseObject({
     ),
   ),
 });
+
+const principalSchema = z.strictObject({
+  principalId: z.string(),
+  username: z.string(),
+  name: z.string(),
+  firstName: nullableString,
+  middleName: nullableString,
+  lastName: nullableString,
+  phone: nullableString,
+  email: nullableString,
+});
+
+const roleSchema = z.enum(['READER', 'EDITOR', 'ENVIRONMENT_ADMIN']);
+
+/** A user as administrators see it (never a password hash). */
+export const userViewSchema = z.extend(principalSchema, {
+  roles: z.array(z.string()),
+  grants: z.array(z.strictObject({ nodeId: z.string(), role: roleSchema })),
+  status: z.enum(['ACTIVE', 'DISABLED']),
+  createdAt: timestamp,
+});
+
+const pageOf = <T extends z.ZodMiniType>(item: T) =>
+  z.strictObject({
+    totalRecords: count,
+    sortKey: z.string(),
+    order: z.enum(['ASC', 'DESC']),
+    pageSize: z.int().check(z.minimum(1)),
+    currentPage: z.int().check(z.minimum(1)),
+    results: z.array(item),
+  });
+
+export const usersPageSchema = pageOf(userViewSchema);
+
+export const grantSchema = z.strictObject({
+  nodeId: z.string(),
+  principalId: z.string(),
+  role: roleSchema,
+  grantedBy: z.string(),
+  grantedAt: timestamp,
+});
+export const grantsSchema = z.array(grantSchema);
+
+export const sessionsPageSchema = pageOf(
+  z.strictObject({
+    sessionId: z.string(),
+    user: z.nullable(principalSchema),
+    createdAt: timestamp,
+    lastSeenAt: timestamp,
+    expiresAt: timestamp,
+    userAgent: nullableString,
+    sourceIp: nullableString,
+  }),
+);

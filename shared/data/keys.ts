@@ -26,11 +26,36 @@ export const usernameKey = (username: string) => ({
   SK: 'USERNAME',
 });
 
+/** Every user, for the administrators' user list (GSI2, sorted by lower-case username). */
+export const usersIndexKeys = (username: string) => ({
+  GSI2PK: 'USERS',
+  GSI2SK: `USER#${username.toLowerCase()}`,
+});
+export const USERS_PARTITION = 'USERS';
+
+/** A role granted on a node, kept under the node so its grants can be listed. */
+export const grantKey = (nodeId: string, principalId: string) => ({
+  PK: `NODE#${nodeId}`,
+  SK: `GRANT#${principalId}`,
+});
+export const GRANT_PREFIX = 'GRANT#';
+
 export const sessionKey = (sessionId: string) => ({ PK: `SESSION#${sessionId}`, SK: 'SESSION' });
 export const userSessionsIndexKeys = (principalId: string, createdAt: string) => ({
   GSI1PK: `USER_SESSIONS#${principalId}`,
   GSI1SK: `SESSION#${createdAt}`,
 });
+export const userSessionsPartition = (principalId: string) => `USER_SESSIONS#${principalId}`;
+
+/** Every session, for the administrators' session list (GSI2, newest last). */
+export const sessionsIndexKeys = (createdAt: string, sessionId: string) => ({
+  GSI2PK: 'SESSIONS',
+  GSI2SK: `SESSION#${createdAt}#${sessionId}`,
+});
+export const SESSIONS_PARTITION = 'SESSIONS';
 
 /** Marks that the first administrator and the Default environment were created. */
 export const bootstrapKey = () => ({ PK: 'INSTALLATION', SK: 'BOOTSTRAP' });
+
+/** SESSION_TIMEOUT and WEBTOKEN_EXPIRES_IN as system administrators set them. */
+export const settingsKey = () => ({ PK: 'INSTALLATION', SK: 'SETTINGS' });

@@ -1,11 +1,12 @@
 /** Reads of nodes. Writes go through node-write-path.ts. */
-import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import type { Node } from '#shared/domain/node.ts';
 import { retryableAsUnavailable } from './dynamo-errors.ts';
 import { childrenPartition, type NodeCopy, nodeKey, typePartition } from './keys.ts';
 import { itemToNode } from './node-items.ts';
+import { queryAll } from './query-all.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
 
 const [byParent, byType] = TABLE_SCHEMA.indexes;
@@ -22,32 +23,15 @@ export async function findNode(nodeId: string, copy: NodeCopy = 'DRAFT'): Promis
   }
 }
 
-async function queryAll(indexName: string, partitionAttribute: string, partition: string): Promise<Node[]> {
-  const nodes: Node[] = [];
-  try {
-    const pages = paginateQuery(
-      { client: dynamoDb },
-      {
-        TableName: config().tableName,
-        IndexName: indexName,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': partitionAttribute },
-        ExpressionAttributeValues: { ':pk': partition },
-      },
-    );
-    for await (const page of pages) for (const item of page.Items ?? []) nodes.push(itemToNode(item));
-  } catch (error) {
-    retryableAsUnavailable(error);
-  }
-  return nodes;
-}
+const nodesOf = async (indexName: string, partitionAttribute: string, partition: string) =>
+  (await queryAll(partitionAttribute, partition, { indexName })).map(itemToNode);
 
 /** Live (not deleted) children of a node, or of the library when parentId is null. */
 export function findLiveChildren(parentId: string | null): Promise<Node[]> {
-  return queryAll(byParent.indexName, byParent.partitionKey, childrenPartition(parentId));
+  return nodesOf(byParent.indexName, byParent.partitionKey, childrenPartition(parentId));
 }
 
 /** Live nodes of one type. */
 export function findLiveNodesOfType(nodeType: string): Promise<Node[]> {
-  return queryAll(byType.indexName, byType.partitionKey, typePartition(nodeType));
+  return nodesOf(byType.indexName, byType.partitionKey, typePartition(nodeType));
 }

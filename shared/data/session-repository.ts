@@ -1,17 +1,35 @@
 /** Server-side sessions that access tokens name. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import { ServiceUnavailableError } from '#shared/domain/errors.ts';
 import type { Session, User } from '#shared/domain/user.ts';
 import { retryableAsUnavailable } from './dynamo-errors.ts';
-import { sessionKey, userKey, userSessionsIndexKeys } from './keys.ts';
+import {
+  SESSIONS_PARTITION,
+  sessionKey,
+  sessionsIndexKeys,
+  userKey,
+  userSessionsIndexKeys,
+  userSessionsPartition,
+} from './keys.ts';
+import { queryAll } from './query-all.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
 import { itemToUser } from './user-repository.ts';
 
 function itemToSession(item: Record<string, unknown>): Session {
-  const { PK, SK, GSI1PK, GSI1SK, entity, [TABLE_SCHEMA.ttlAttribute]: _ttl, ...session } = item;
+  const {
+    PK,
+    SK,
+    GSI1PK,
+    GSI1SK,
+    GSI2PK,
+    GSI2SK,
+    entity,
+    [TABLE_SCHEMA.ttlAttribute]: _ttl,
+    ...session
+  } = item;
   return session as unknown as Session;
 }
 
@@ -23,6 +41,7 @@ export async function createSession(session: Session): Promise<void> {
         Item: {
           ...sessionKey(session.sessionId),
           ...userSessionsIndexKeys(session.principalId, session.createdAt),
+          ...sessionsIndexKeys(session.createdAt, session.sessionId),
           entity: 'Session',
           ...session,
           [TABLE_SCHEMA.ttlAttribute]: Math.ceil(Date.parse(session.expiresAt) / 1000),
@@ -93,5 +112,35 @@ export async function deleteSession(sessionId: string): Promise<void> {
     await dynamoDb.send(new DeleteCommand({ TableName: config().tableName, Key: sessionKey(sessionId) }));
   } catch (error) {
     retryableAsUnavailable(error);
+  }
+}
+
+/** Every session in the table (expired ones until TTL removes them), oldest first. */
+export async function listSessions(): Promise<Session[]> {
+  const index = TABLE_SCHEMA.indexes[1];
+  return (await queryAll(index.partitionKey, SESSIONS_PARTITION, { indexName: index.indexName })).map(
+    itemToSession,
+  );
+}
+
+/** Ends every session of a user, except `keep` (the caller's own, when they change their password). */
+export async function deleteSessionsOf(principalId: string, keep?: string): Promise<void> {
+  const index = TABLE_SCHEMA.indexes[0];
+  const sessions = await queryAll(index.partitionKey, userSessionsPartition(principalId), {
+    indexName: index.indexName,
+  });
+  for (const session of sessions.map(itemToSession)) {
+    if (session.sessionId !== keep) await deleteSession(session.sessionId);
+  }
+}
+
+export async function findSession(sessionId: string): Promise<Session | null> {
+  try {
+    const { Item } = await dynamoDb.send(
+      new GetCommand({ TableName: config().tableName, Key: sessionKey(sessionId), ConsistentRead: true }),
+    );
+    return Item ? itemToSession(Item) : null;
+  } catch (error) {
+    return retryableAsUnavailable(error);
   }
 }

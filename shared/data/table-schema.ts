@@ -12,6 +12,10 @@
  * | user id by username (unique)          | PK=USERNAME#<lower-case username>, SK=USERNAME  |
  * | session by id                         | PK=SESSION#<sessionId>, SK=SESSION              |
  * | sessions of a user                    | GSI1: GSI1PK=USER_SESSIONS#<principalId>        |
+ * | all users (admin list)                | GSI2: GSI2PK=USERS, GSI2SK=USER#<username>      |
+ * | all sessions (admin list)             | GSI2: GSI2PK=SESSIONS, GSI2SK=SESSION#<created> |
+ * | roles granted on a node               | PK=NODE#<id>, SK begins_with GRANT#             |
+ * | installation settings                 | PK=INSTALLATION, SK=SETTINGS                    |
  * Deleted nodes move to DELETED#-prefixed index keys, so lists skip them without filtering.
  */
 export const TABLE_SCHEMA = {

@@ -72,7 +72,12 @@ export class NotFoundError extends DomainError {
   readonly status = 404;
   readonly title = 'Not found';
   constructor(
-    readonly code: 'NODE_NOT_FOUND' | 'ROUTE_NOT_FOUND',
+    readonly code:
+      | 'NODE_NOT_FOUND'
+      | 'ROUTE_NOT_FOUND'
+      | 'USER_NOT_FOUND'
+      | 'GRANT_NOT_FOUND'
+      | 'SESSION_NOT_FOUND',
     message: string,
   ) {
     super(message);

@@ -1,7 +1,6 @@
 /** Login, per-request authentication against the server-side session, and logout. */
 import { issueAccessToken, verifyAccessToken } from '#shared/auth/access-tokens.ts';
 import { decoyHash, verifyPassword } from '#shared/auth/passwords.ts';
-import { config } from '#shared/config/index.ts';
 import {
   createSession,
   deleteSession,
@@ -12,6 +11,7 @@ import { findUserByUsername } from '#shared/data/user-repository.ts';
 import { UnauthenticatedError } from '#shared/domain/errors.ts';
 import { newId } from '#shared/domain/node.ts';
 import { type Caller, type Session, toPrincipal } from '#shared/domain/user.ts';
+import { currentSettings } from './settings-service.ts';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -19,7 +19,7 @@ const DAY = 24 * 60 * MINUTE;
  * lastSeenAt is written at most once a minute (a quarter of the idle timeout if that is shorter), so a
  * busy session costs one small write a minute rather than one per call.
  */
-const touchIntervalMs = () => Math.min(MINUTE, (config().sessionTimeoutMinutes * MINUTE) / 4);
+const touchIntervalMs = (timeoutMinutes: number) => Math.min(MINUTE, (timeoutMinutes * MINUTE) / 4);
 
 export interface LoginResult {
   accessToken: string;
@@ -38,7 +38,8 @@ export async function login(
   if (!user || !passwordMatches || user.status !== 'ACTIVE') {
     throw new UnauthenticatedError('INVALID_CREDENTIALS', 'The username or password is wrong');
   }
-  const expiresAt = new Date(now.getTime() + config().webTokenExpiresInDays * DAY);
+  const settings = await currentSettings(now.getTime());
+  const expiresAt = new Date(now.getTime() + settings.webTokenExpiresInDays * DAY);
   const session: Session = {
     sessionId: newId(),
     principalId: user.principalId,
@@ -66,16 +67,24 @@ export async function authenticate(token: string, now = new Date()): Promise<Cal
   const { session, user } = await findSessionWithUser(subject.sessionId, subject.principalId);
   if (!session || session.principalId !== subject.principalId) throw sessionEnded('logged out or revoked');
   const idleMs = now.getTime() - Date.parse(session.lastSeenAt);
-  if (now.getTime() >= Date.parse(session.expiresAt)) {
+  const settings = await currentSettings(now.getTime());
+  const endsAt = Math.min(
+    Date.parse(session.expiresAt),
+    Date.parse(session.createdAt) + settings.webTokenExpiresInDays * DAY,
+  );
+  if (now.getTime() >= endsAt) {
     await deleteSession(session.sessionId);
     throw sessionEnded('its lifetime is over');
   }
-  if (idleMs > config().sessionTimeoutMinutes * MINUTE) {
+  if (idleMs > settings.sessionTimeoutMinutes * MINUTE) {
     await deleteSession(session.sessionId);
     throw sessionEnded('idle for too long');
   }
   if (user?.status !== 'ACTIVE') throw sessionEnded('the user is disabled');
-  if (idleMs > touchIntervalMs() && !(await touchSession(session.sessionId, now.toISOString()))) {
+  if (
+    idleMs > touchIntervalMs(settings.sessionTimeoutMinutes) &&
+    !(await touchSession(session.sessionId, now.toISOString()))
+  ) {
     throw sessionEnded('logged out or revoked');
   }
   return {

@@ -61,7 +61,7 @@ describe('session repository', () => {
     });
     const { session, user } = await findSessionWithUser('S1', 'U1');
     expect(session).toEqual({ sessionId: 'S1' });
-    expect(user).toEqual({ principalId: 'U1', username: 'ann' });
+    expect(user).toEqual({ principalId: 'U1', username: 'ann', grants: {} });
     expect(ddb.commandCalls(BatchGetCommand)[0]?.args[0].input).toEqual({
       RequestItems: {
         'unit-test-table': {
@@ -95,6 +95,6 @@ describe('user repository', () => {
       .resolves({
         Item: { PK: 'USER#U1', SK: 'PROFILE', entity: 'User', principalId: 'U1', username: 'Ann' },
       });
-    expect(await findUserByUsername('ANN')).toEqual({ principalId: 'U1', username: 'Ann' });
+    expect(await findUserByUsername('ANN')).toEqual({ principalId: 'U1', username: 'Ann', grants: {} });
   });
 });

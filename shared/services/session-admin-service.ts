@@ -1,0 +1,38 @@
+/** The sessions list of the administration area, and ending a session by hand. */
+import { deleteSession, findSession, listSessions } from '#shared/data/session-repository.ts';
+import { listUsers } from '#shared/data/user-repository.ts';
+import { NotFoundError } from '#shared/domain/errors.ts';
+import { type Caller, type Principal, toPrincipal } from '#shared/domain/user.ts';
+import { type Page, pageOf } from './paging.ts';
+import { requireSystemAdmin } from './require-system-admin.ts';
+
+export interface SessionView {
+  sessionId: string;
+  user: Principal | null;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  userAgent: string | null;
+  sourceIp: string | null;
+}
+
+export async function sessionsPage(
+  caller: Caller,
+  query: { pageSize?: string; currentPage?: string },
+): Promise<Page<SessionView>> {
+  requireSystemAdmin(caller);
+  const now = new Date().toISOString();
+  const [sessions, users] = await Promise.all([listSessions(), listUsers()]);
+  const byId = new Map(users.map((u) => [u.principalId, toPrincipal(u)]));
+  const live = sessions
+    .filter((s) => s.expiresAt > now)
+    .map(({ principalId, ...s }) => ({ ...s, user: byId.get(principalId) ?? null }));
+  return pageOf(live, 'createdAt', query);
+}
+
+export async function endSession(caller: Caller, sessionId: string): Promise<void> {
+  requireSystemAdmin(caller);
+  if (!(await findSession(sessionId)))
+    throw new NotFoundError('SESSION_NOT_FOUND', `No session ${sessionId}`);
+  await deleteSession(sessionId);
+}

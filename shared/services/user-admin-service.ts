@@ -1,0 +1,91 @@
+/** User administration (system administrators) and a user's own password. */
+import { hashPassword, verifyPassword } from '#shared/auth/passwords.ts';
+import { deleteSessionsOf } from '#shared/data/session-repository.ts';
+import { createUser, findUser, listUsers, saveUser } from '#shared/data/user-repository.ts';
+import { NotFoundError, UnauthenticatedError } from '#shared/domain/errors.ts';
+import { newId, timestamp } from '#shared/domain/node.ts';
+import { type Caller, type Principal, toPrincipal, type User, type UserStatus } from '#shared/domain/user.ts';
+import type { CreateUserPayload, UpdateUserPayload } from '#shared/domain/user-payloads.ts';
+import { type Page, pageOf } from './paging.ts';
+import { requireSystemAdmin } from './require-system-admin.ts';
+
+/** A user as administrators see it: the principal, roles and status; never the password hash. */
+export interface UserView extends Principal {
+  roles: string[];
+  grants: { nodeId: string; role: string }[];
+  status: UserStatus;
+  createdAt: string;
+}
+
+export function toUserView(user: User): UserView {
+  return {
+    ...toPrincipal(user),
+    roles: user.systemAdmin ? ['SYSTEM_ADMINISTRATOR'] : [],
+    grants: Object.entries(user.grants ?? {}).map(([nodeId, role]) => ({ nodeId, role })),
+    status: user.status,
+    createdAt: user.createdAt,
+  };
+}
+
+export async function usersPage(
+  caller: Caller,
+  query: { pageSize?: string; currentPage?: string },
+): Promise<Page<UserView>> {
+  requireSystemAdmin(caller);
+  return pageOf((await listUsers()).map(toUserView), 'username', query);
+}
+
+export async function addUser(caller: Caller, payload: CreateUserPayload): Promise<UserView> {
+  requireSystemAdmin(caller);
+  const user: User = {
+    principalId: newId(),
+    username: payload.username,
+    name: payload.name ?? payload.username,
+    firstName: payload.firstName ?? null,
+    middleName: payload.middleName ?? null,
+    lastName: payload.lastName ?? null,
+    phone: payload.phone ?? null,
+    email: payload.email ?? null,
+    passwordHash: await hashPassword(payload.password),
+    systemAdmin: payload.systemAdmin ?? false,
+    status: 'ACTIVE',
+    createdAt: timestamp(),
+    grants: {},
+  };
+  await createUser(user);
+  return toUserView(user);
+}
+
+export async function changeUser(
+  caller: Caller,
+  principalId: string,
+  payload: UpdateUserPayload,
+): Promise<UserView> {
+  requireSystemAdmin(caller);
+  const user = await findUser(principalId);
+  if (!user) throw new NotFoundError('USER_NOT_FOUND', `No user ${principalId}`);
+  const { password, ...fields } = payload;
+  const updated: User = {
+    ...user,
+    ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
+    ...(password ? { passwordHash: await hashPassword(password) } : {}),
+  };
+  await saveUser(updated);
+  // A disabled user, or one whose password an administrator reset, is logged out everywhere at once.
+  if (updated.status === 'DISABLED' || password) await deleteSessionsOf(principalId);
+  return toUserView(updated);
+}
+
+/** The caller's own password: the old one is required; every other session of theirs ends. */
+export async function changeOwnPassword(
+  caller: Caller,
+  oldPassword: string,
+  newPassword: string,
+): Promise<void> {
+  const user = await findUser(caller.principal.principalId);
+  if (!user || !(await verifyPassword(oldPassword, user.passwordHash))) {
+    throw new UnauthenticatedError('INVALID_CREDENTIALS', 'The old password is wrong');
+  }
+  await saveUser({ ...user, passwordHash: await hashPassword(newPassword) });
+  await deleteSessionsOf(user.principalId, caller.sessionId);
+}
