@@ -1,0 +1,262 @@
+/**
+ * Every route of the route table, called as every persona, answers the status the permission rules
+ * say. A route added without a row here fails the first test.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '#shared/http/routes.ts';
+import { createNode, folder, urlDocument } from './helpers/library.ts';
+import {
+  buildWorld,
+  createUser,
+  grant,
+  PASSWORD,
+  PERSONAS,
+  type Persona,
+  type World,
+} from './helpers/personas.ts';
+import { ADMIN, type ApiClient, startTestStack, type TestStack } from './helpers/test-stack.ts';
+
+let ctx: TestStack;
+let api: ApiClient;
+let world: World;
+
+beforeAll(async () => {
+  ctx = await startTestStack();
+  api = ctx.api;
+  world = await buildWorld(api);
+});
+afterAll(() => ctx.close());
+
+interface Call {
+  method: string;
+  path: string;
+  body?: unknown;
+  /** Use this token instead of the persona's own (e.g. a fresh one that may be spent). */
+  token?: string;
+}
+
+type Expected = Record<Persona, number>;
+const expect6 = (
+  anonymous: number,
+  reader: number,
+  editor: number,
+  otherEnvAdmin: number,
+  envAdmin: number,
+  systemAdmin: number,
+): Expected => ({
+  anonymous,
+  reader,
+  editor,
+  otherEnvAdmin,
+  envAdmin,
+  systemAdmin,
+});
+const ADMIN_ONLY = (ok: number) => expect6(401, 403, 403, 403, 403, ok);
+const PUBLIC = (ok: number) => expect6(ok, ok, ok, ok, ok, ok);
+
+const admin = () => world.tokens.systemAdmin as string;
+const freshDocument = async () =>
+  (await createNode(api, admin(), urlDocument(world.folderA, 'Fresh'))).nodeId;
+const freshToken = async (persona: Persona) =>
+  persona === 'anonymous'
+    ? undefined
+    : api.login(world.usernames[persona], persona === 'systemAdmin' ? ADMIN.password : PASSWORD);
+
+const MATRIX: Record<string, { expected: Expected; call: (persona: Persona) => Promise<Call> }> = {
+  'POST /api/v1/login/local': {
+    expected: expect6(401, 302, 302, 302, 302, 302),
+    call: async (p) => ({
+      method: 'POST',
+      path: '/api/v1/login/local',
+      body:
+        p === 'anonymous'
+          ? { username: 'nobody', password: 'nothing-at-all' }
+          : { username: world.usernames[p], password: p === 'systemAdmin' ? ADMIN.password : PASSWORD },
+    }),
+  },
+  'POST /login/local': {
+    expected: expect6(401, 302, 302, 302, 302, 302),
+    call: async (p) => ({
+      method: 'POST',
+      path: '/login/local',
+      body:
+        p === 'anonymous'
+          ? { username: 'nobody', password: 'nothing-at-all' }
+          : { username: world.usernames[p], password: p === 'systemAdmin' ? ADMIN.password : PASSWORD },
+    }),
+  },
+  'POST /api/v1/logout': {
+    expected: expect6(401, 204, 204, 204, 204, 204),
+    call: async (p) => ({ method: 'POST', path: '/api/v1/logout', token: await freshToken(p) }),
+  },
+  'POST /api/v1/items': {
+    expected: expect6(401, 403, 200, 400, 200, 200),
+    call: async () => ({
+      method: 'POST',
+      path: '/api/v1/items',
+      body: urlDocument(world.folderA, 'Created'),
+    }),
+  },
+  'GET /api/v1/items/{nodeId}': {
+    expected: expect6(401, 200, 200, 404, 200, 200),
+    call: async () => ({ method: 'GET', path: `/api/v1/items/${world.documentA}` }),
+  },
+  'PUT /api/v1/items/{nodeId}': {
+    expected: expect6(401, 403, 200, 404, 200, 200),
+    call: async () => {
+      const nodeId = await freshDocument();
+      const current = await api.call('GET', `/api/v1/items/${nodeId}?detail=true`, { token: admin() });
+      return { method: 'PUT', path: `/api/v1/items/${nodeId}`, body: { ...current.body, name: 'Renamed' } };
+    },
+  },
+  'DELETE /api/v1/items/{nodeId}': {
+    expected: expect6(401, 403, 403, 404, 200, 200),
+    call: async () => ({ method: 'DELETE', path: `/api/v1/items/${await freshDocument()}`, body: {} }),
+  },
+  'GET /api/v1/list': {
+    expected: expect6(401, 200, 200, 200, 200, 200),
+    call: async () => ({ method: 'GET', path: '/api/v1/list?nodeType=ENVIRONMENT' }),
+  },
+  'GET /api/v1/items/{nodeId}/grants': {
+    expected: expect6(401, 403, 403, 404, 200, 200),
+    call: async () => ({ method: 'GET', path: `/api/v1/items/${world.folderA}/grants` }),
+  },
+  'PUT /api/v1/items/{nodeId}/grants/{principalId}': {
+    expected: expect6(401, 403, 403, 404, 200, 200),
+    call: async () => {
+      const target = await createUser(api, admin(), `grantee-${Math.random().toString(36).slice(2, 10)}`);
+      return {
+        method: 'PUT',
+        path: `/api/v1/items/${world.folderA}/grants/${target}`,
+        body: { role: 'READER' },
+      };
+    },
+  },
+  'DELETE /api/v1/items/{nodeId}/grants/{principalId}': {
+    expected: expect6(401, 403, 403, 404, 204, 204),
+    call: async () => {
+      const target = await createUser(api, admin(), `revokee-${Math.random().toString(36).slice(2, 10)}`);
+      await grant(api, admin(), world.folderA, target, 'READER');
+      return { method: 'DELETE', path: `/api/v1/items/${world.folderA}/grants/${target}` };
+    },
+  },
+  'GET /api/v1/admin/users': {
+    expected: ADMIN_ONLY(200),
+    call: async () => ({ method: 'GET', path: '/api/v1/admin/users' }),
+  },
+  'POST /api/v1/admin/users': {
+    expected: ADMIN_ONLY(201),
+    call: async () => ({
+      method: 'POST',
+      path: '/api/v1/admin/users',
+      body: { username: `new-${Math.random().toString(36).slice(2, 10)}`, password: PASSWORD },
+    }),
+  },
+  'PATCH /api/v1/admin/users/{principalId}': {
+    expected: ADMIN_ONLY(200),
+    call: async () => ({
+      method: 'PATCH',
+      path: `/api/v1/admin/users/${world.principals.reader}`,
+      body: { phone: '+1 555 0100' },
+    }),
+  },
+  'PUT /api/v1/users/me/password': {
+    // Every user may change their own password; here with a wrong old one, which changes nothing.
+    expected: expect6(401, 401, 401, 401, 401, 401),
+    call: async () => ({
+      method: 'PUT',
+      path: '/api/v1/users/me/password',
+      body: { oldPassword: 'not-it', newPassword: 'another-password-123' },
+    }),
+  },
+  'GET /api/v1/admin/sessions': {
+    expected: ADMIN_ONLY(200),
+    call: async () => ({ method: 'GET', path: '/api/v1/admin/sessions' }),
+  },
+  'DELETE /api/v1/admin/sessions/{sessionId}': {
+    expected: ADMIN_ONLY(204),
+    call: async () => {
+      const spare = await api.login(world.usernames.reader, PASSWORD);
+      const sid = JSON.parse(Buffer.from(spare.split('.')[1] as string, 'base64url').toString()).sid;
+      return { method: 'DELETE', path: `/api/v1/admin/sessions/${sid}` };
+    },
+  },
+  'GET /api/v1/admin/settings': {
+    expected: ADMIN_ONLY(200),
+    call: async () => ({ method: 'GET', path: '/api/v1/admin/settings' }),
+  },
+  'PUT /api/v1/admin/settings': {
+    expected: ADMIN_ONLY(200),
+    call: async () => ({
+      method: 'PUT',
+      path: '/api/v1/admin/settings',
+      body: { SESSION_TIMEOUT: 30, WEBTOKEN_EXPIRES_IN: 1 },
+    }),
+  },
+  'GET /api/v1/swagger': {
+    expected: PUBLIC(301),
+    call: async () => ({ method: 'GET', path: '/api/v1/swagger' }),
+  },
+  'GET /api/v1/swagger/openapi.json': {
+    expected: PUBLIC(200),
+    call: async () => ({ method: 'GET', path: '/api/v1/swagger/openapi.json' }),
+  },
+  'GET /api/v1/swagger/{file}': {
+    expected: PUBLIC(200),
+    call: async () => ({ method: 'GET', path: '/api/v1/swagger/swagger-ui.css' }),
+  },
+};
+
+describe('access matrix', () => {
+  it('has a row for every route of the route table', () => {
+    expect(Object.keys(MATRIX).sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  for (const route of ROUTES) {
+    const key = `${route.method} ${route.path}`;
+    it(key, async () => {
+      const row = MATRIX[key];
+      if (!row) throw new Error(`no matrix row for ${key}`);
+      const seen: Partial<Record<Persona, number>> = {};
+      for (const persona of PERSONAS) {
+        const call = await row.call(persona);
+        const token = 'token' in call ? call.token : world.tokens[persona];
+        const response = await api.call(call.method, call.path, {
+          token,
+          ...(call.body !== undefined ? { body: call.body } : {}),
+        });
+        seen[persona] = response.status;
+      }
+      expect(seen).toEqual(row.expected);
+    });
+  }
+});
+
+describe('what each caller sees', () => {
+  it('lists only the environments the caller may read', async () => {
+    const names = async (persona: Persona) =>
+      (
+        await api.call('GET', '/api/v1/list?nodeType=ENVIRONMENT', { token: world.tokens[persona] })
+      ).body.results
+        .map((e: { name: string }) => e.name)
+        .sort();
+    expect(await names('reader')).toEqual(['Default']);
+    expect(await names('otherEnvAdmin')).toEqual(['Environment B']);
+    expect((await names('systemAdmin')).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a role granted on a folder reaches its subtree only', async () => {
+    const username = 'folder-editor';
+    const principalId = await createUser(api, admin(), username);
+    await grant(api, admin(), world.folderA, principalId, 'EDITOR');
+    const token = await api.login(username, PASSWORD);
+    expect((await api.call('GET', `/api/v1/items/${world.documentA}`, { token })).status).toBe(200);
+    expect(
+      (await api.call('POST', '/api/v1/items', { token, body: urlDocument(world.folderA, 'Mine') })).status,
+    ).toBe(200);
+    expect((await api.call('GET', `/api/v1/items/${world.envA}`, { token })).status).toBe(404);
+    expect(
+      (await api.call('POST', '/api/v1/items', { token, body: folder(world.envA, 'Not mine') })).status,
+    ).toBe(400);
+  });
+});

@@ -1,0 +1,206 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
+import { defaultEnvironmentId } from './helpers/library.ts';
+import { createUser, grant, PASSWORD } from './helpers/personas.ts';
+import { type ApiClient, startTestStack, type TestStack } from './helpers/test-stack.ts';
+
+let ctx: TestStack;
+let api: ApiClient;
+let admin: string;
+const LIST = '/api/v1/list?nodeType=ENVIRONMENT';
+
+beforeAll(async () => {
+  ctx = await startTestStack();
+  api = ctx.api;
+  admin = await api.login();
+});
+afterAll(() => ctx.close());
+
+const claims = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString());
+
+describe('users', () => {
+  it('lists users as principals with roles and status, never a password hash', async () => {
+    await createUser(api, admin, 'zoe');
+    await createUser(api, admin, 'bob');
+    const page = await api.call('GET', '/api/v1/admin/users?pageSize=10', { token: admin });
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ sortKey: 'username', order: 'ASC', pageSize: 10, currentPage: 1 });
+    const usernames = page.body.results.map((u: { username: string }) => u.username);
+    expect(usernames).toEqual([...usernames].sort());
+    expect(page.text).not.toMatch(/passwordHash|scrypt/);
+    const adminUser = page.body.results.find((u: { username: string }) => u.username === 'admin');
+    expect(adminUser).toMatchObject({ roles: ['SYSTEM_ADMINISTRATOR'], status: 'ACTIVE', email: null });
+  });
+
+  it('refuses a taken username (409) and weak input (400 naming the field)', async () => {
+    await createUser(api, admin, 'carol');
+    const taken = await api.call('POST', '/api/v1/admin/users', {
+      token: admin,
+      body: { username: 'CAROL', password: PASSWORD },
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe('USERNAME_TAKEN');
+    const weak = await api.call('POST', '/api/v1/admin/users', {
+      token: admin,
+      body: { username: 'x', password: 'short' },
+    });
+    expect(weak.status).toBe(400);
+    expect(weak.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      '$.password',
+      '$.username',
+    ]);
+  });
+
+  it('disabling a user ends their sessions at once and stops their logins', async () => {
+    const id = await createUser(api, admin, 'dave');
+    const token = await api.login('dave', PASSWORD);
+    expect((await api.call('GET', LIST, { token })).status).toBe(200);
+    const disabled = await api.call('PATCH', `/api/v1/admin/users/${id}`, {
+      token: admin,
+      body: { status: 'DISABLED' },
+    });
+    expect(disabled.body.status).toBe('DISABLED');
+    expect((await api.call('GET', LIST, { token })).status).toBe(401);
+    expect(
+      (await api.call('POST', '/api/v1/login/local', { body: { username: 'dave', password: PASSWORD } }))
+        .status,
+    ).toBe(401);
+    await api.call('PATCH', `/api/v1/admin/users/${id}`, { token: admin, body: { status: 'ACTIVE' } });
+    expect((await api.call('GET', LIST, { token: await api.login('dave', PASSWORD) })).status).toBe(200);
+  });
+
+  it('a user changes their own password: old one required, other sessions end, this one stays', async () => {
+    await createUser(api, admin, 'erin');
+    const here = await api.login('erin', PASSWORD);
+    const elsewhere = await api.login('erin', PASSWORD);
+    const wrong = await api.call('PUT', '/api/v1/users/me/password', {
+      token: here,
+      body: { oldPassword: 'nope', newPassword: 'brand-new-password' },
+    });
+    expect(wrong.status).toBe(401);
+    const changed = await api.call('PUT', '/api/v1/users/me/password', {
+      token: here,
+      body: { oldPassword: PASSWORD, newPassword: 'brand-new-password' },
+    });
+    expect(changed.status).toBe(204);
+    expect((await api.call('GET', LIST, { token: here })).status).toBe(200);
+    expect((await api.call('GET', LIST, { token: elsewhere })).status).toBe(401);
+    await api.login('erin', 'brand-new-password');
+    expect(
+      (await api.call('POST', '/login/local', { body: { username: 'erin', password: PASSWORD } })).status,
+    ).toBe(401);
+  });
+});
+
+describe('sessions', () => {
+  it('lists live sessions with user, times and client, and ends one: its token is refused next', async () => {
+    await createUser(api, admin, 'frank');
+    const token = await api.login('frank', PASSWORD);
+    const { sid } = claims(token);
+    const page = await api.call('GET', '/api/v1/admin/sessions?pageSize=1000', { token: admin });
+    const session = page.body.results.find((s: { sessionId: string }) => s.sessionId === sid);
+    expect(session).toMatchObject({
+      user: { username: 'frank' },
+      userAgent: expect.any(String),
+      sourceIp: '127.0.0.1',
+    });
+    expect(session.expiresAt > session.createdAt).toBe(true);
+    expect((await api.call('DELETE', `/api/v1/admin/sessions/${sid}`, { token: admin })).status).toBe(204);
+    const refused = await api.call('GET', LIST, { token });
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('SESSION_ENDED');
+    expect((await api.call('DELETE', `/api/v1/admin/sessions/${sid}`, { token: admin })).status).toBe(404);
+  });
+});
+
+describe('grants', () => {
+  it('lists who holds which role on an environment', async () => {
+    const environmentId = await defaultEnvironmentId(api, admin);
+    const id = await createUser(api, admin, 'gina');
+    await grant(api, admin, environmentId, id, 'EDITOR');
+    const grants = await api.call('GET', `/api/v1/items/${environmentId}/grants`, { token: admin });
+    expect(grants.body).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ principalId: id, role: 'EDITOR', nodeId: environmentId }),
+      ]),
+    );
+    const users = await api.call('GET', '/api/v1/admin/users?pageSize=1000', { token: admin });
+    expect(users.body.results.find((u: { principalId: string }) => u.principalId === id).grants).toEqual([
+      { nodeId: environmentId, role: 'EDITOR' },
+    ]);
+    expect(
+      (await api.call('DELETE', `/api/v1/items/${environmentId}/grants/${id}`, { token: admin })).status,
+    ).toBe(204);
+    expect(
+      (await api.call('DELETE', `/api/v1/items/${environmentId}/grants/${id}`, { token: admin })).status,
+    ).toBe(404);
+  });
+
+  it('grants roles on environments and folders only', async () => {
+    const environmentId = await defaultEnvironmentId(api, admin);
+    const detail = await api.call('GET', `/api/v1/items/${environmentId}?detail=true`, { token: admin });
+    const id = await createUser(api, admin, 'hank');
+    const onRoot = await api.call('PUT', `/api/v1/items/${detail.body.systemRoots.RISK_ROOT}/grants/${id}`, {
+      token: admin,
+      body: { role: 'READER' },
+    });
+    expect(onRoot.status).toBe(400);
+    expect(onRoot.body.code).toBe('NOT_GRANTABLE');
+    const badRole = await api.call('PUT', `/api/v1/items/${environmentId}/grants/${id}`, {
+      token: admin,
+      body: { role: 'OWNER' },
+    });
+    expect(badRole.status).toBe(400);
+    expect(badRole.body.errors[0].path).toBe('$.role');
+  });
+});
+
+describe('settings', () => {
+  it('answers the defaults, refuses values out of range, and applies a shorter idle timeout to live sessions', async () => {
+    expect((await api.call('GET', '/api/v1/admin/settings', { token: admin })).body).toEqual({
+      SESSION_TIMEOUT: 30,
+      WEBTOKEN_EXPIRES_IN: 1,
+    });
+    const bad = await api.call('PUT', '/api/v1/admin/settings', {
+      token: admin,
+      body: { SESSION_TIMEOUT: 0, WEBTOKEN_EXPIRES_IN: 90 },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      '$.SESSION_TIMEOUT',
+      '$.WEBTOKEN_EXPIRES_IN',
+    ]);
+
+    await createUser(api, admin, 'ivy');
+    const token = await api.login('ivy', PASSWORD);
+    const saved = await api.call('PUT', '/api/v1/admin/settings', {
+      token: admin,
+      body: { SESSION_TIMEOUT: 5, WEBTOKEN_EXPIRES_IN: 1 },
+    });
+    expect(saved.body).toEqual({ SESSION_TIMEOUT: 5, WEBTOKEN_EXPIRES_IN: 1 });
+    // Ten minutes idle: within the default 30, beyond the new 5.
+    const table = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: process.env.DYNAMODB_ENDPOINT,
+        region: 'us-east-1',
+        credentials: EMBEDDED_CREDENTIALS,
+      }),
+    );
+    await table.send(
+      new UpdateCommand({
+        TableName: process.env.TABLE_NAME,
+        Key: { PK: `SESSION#${claims(token).sid}`, SK: 'SESSION' },
+        UpdateExpression: 'SET lastSeenAt = :at',
+        ExpressionAttributeValues: { ':at': new Date(Date.now() - 10 * 60_000).toISOString() },
+      }),
+    );
+    expect((await api.call('GET', LIST, { token })).status).toBe(401);
+    await api.call('PUT', '/api/v1/admin/settings', {
+      token: admin,
+      body: { SESSION_TIMEOUT: 30, WEBTOKEN_EXPIRES_IN: 1 },
+    });
+  });
+});
