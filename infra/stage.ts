@@ -11,6 +11,8 @@ export interface StageSettings {
   throttleBurst: number;
   sessionTimeoutMinutes: number | undefined;
   webTokenExpiresInDays: number | undefined;
+  /** Browser origins allowed to call the API with credentials (`-c corsOrigins=https://a.example,https://b.example`). */
+  corsOrigins: string[];
 }
 
 const STAGE_NAME = /^[a-z][a-z0-9-]{0,30}$/;
@@ -25,6 +27,18 @@ function numberContext(context: Context, key: string, fallback: number | undefin
   if (!Number.isFinite(value) || value <= 0)
     throw new Error(`Context ${key} must be a positive number, got "${raw}"`);
   return value;
+}
+
+function corsOrigins(raw: unknown): string[] {
+  const origins = String(raw ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of origins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin))
+      throw new Error(`corsOrigins: "${origin}" is not an origin like https://app.example.com`);
+  }
+  return origins;
 }
 
 export function stageSettings(context: Context): StageSettings {
@@ -43,5 +57,6 @@ export function stageSettings(context: Context): StageSettings {
     throttleBurst: numberContext(context, 'throttleBurst', 200) as number,
     sessionTimeoutMinutes: numberContext(context, 'sessionTimeout', undefined),
     webTokenExpiresInDays: numberContext(context, 'webTokenExpiresIn', undefined),
+    corsOrigins: corsOrigins(context('corsOrigins')),
   };
 }

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureSigningKeyFile } from '#shared/auth/file-token-keys.ts';
-import type { LocalStackConfig } from '#shared/config/index.ts';
+import { config, type LocalStackConfig } from '#shared/config/index.ts';
 import { OPERATIONS, type OperationName } from '#shared/http/routes.ts';
 import type { HttpHandler } from '#shared/http/types.ts';
 import { ensureBucket, ensureTable } from './ensure-resources.ts';
@@ -72,7 +72,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     }
     return handler;
   };
-  const server = http.createServer(createHttpAdapter(loadHandler));
+  const server = http.createServer(createHttpAdapter(loadHandler, config().corsOrigins));
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
     server.listen(options.port, options.host, () => done());

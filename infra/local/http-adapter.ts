@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { PayloadTooLargeError } from '#shared/domain/errors.ts';
+import { corsHeaders, preflightHeaders } from '#shared/http/cors.ts';
 import { problemResponse } from '#shared/http/problem.ts';
 import { FALLBACK_OPERATION, type OperationName, resolveRoute } from '#shared/http/routes.ts';
 import type { HttpHandler, HttpResult } from '#shared/http/types.ts';
@@ -135,17 +136,43 @@ function send(res: ServerResponse, result: HttpResult, requestId: string): void 
   res.end(body);
 }
 
-export function createHttpAdapter(loadHandler: HandlerLoader): RequestListener {
+/**
+ * API Gateway answers CORS preflights itself and adds the CORS headers to every response when the
+ * stage has an allow-list; so does the adapter, from the same policy.
+ */
+function withCors(
+  result: HttpResult,
+  origin: string | undefined,
+  allowedOrigins: readonly string[],
+): HttpResult {
+  return { ...result, headers: { ...result.headers, ...corsHeaders(origin, allowedOrigins) } };
+}
+
+export function createHttpAdapter(
+  loadHandler: HandlerLoader,
+  allowedOrigins: readonly string[] = [],
+): RequestListener {
   return async (req, res) => {
     const requestId = randomUUID();
+    const origin = req.headers.origin;
     let event: APIGatewayProxyEventV2 | undefined;
+    if (
+      allowedOrigins.length > 0 &&
+      req.method === 'OPTIONS' &&
+      req.headers['access-control-request-method']
+    ) {
+      req.resume();
+      send(res, { statusCode: 204, headers: preflightHeaders(origin, allowedOrigins), body: '' }, requestId);
+      return;
+    }
     try {
       const body = await readBody(req);
       event = toEvent(req, body, requestId);
       const match = resolveRoute(event.requestContext.http.method, event.rawPath);
       const operation = match && 'route' in match ? match.route.operation : FALLBACK_OPERATION;
       const handler = await loadHandler(operation);
-      send(res, normalizeResult(await handler(event, lambdaContext(operation, requestId))), requestId);
+      const result = normalizeResult(await handler(event, lambdaContext(operation, requestId)));
+      send(res, withCors(result, origin, allowedOrigins), requestId);
     } catch (error) {
       const path = event?.rawPath ?? req.url ?? '/';
       if (error instanceof BodyTooLarge) {

@@ -3,7 +3,13 @@
  * the single DynamoDB table, the upload bucket and the KMS key that signs access tokens.
  */
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  CorsHttpMethod,
+  HttpApi,
+  HttpMethod,
+  HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
@@ -12,6 +18,12 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import type { Construct } from 'constructs';
 import { UPLOAD_CHUNK_PREFIX } from '#shared/data/storage-layout.ts';
 import { TABLE_SCHEMA } from '#shared/data/table-schema.ts';
+import {
+  CORS_ALLOWED_HEADERS,
+  CORS_ALLOWED_METHODS,
+  CORS_EXPOSED_HEADERS,
+  CORS_MAX_AGE_SECONDS,
+} from '#shared/http/cors.ts';
 import { FALLBACK_OPERATION, OPERATIONS, type OperationName, ROUTES } from '#shared/http/routes.ts';
 import { ApiFunction } from '../constructs/api-function.ts';
 import type { StageSettings } from '../stage.ts';
@@ -98,6 +110,7 @@ export class ContentRepositoryStack extends Stack {
       TOKEN_AUDIENCE: 'content-repository-api',
       ...(stage.sessionTimeoutMinutes ? { SESSION_TIMEOUT: String(stage.sessionTimeoutMinutes) } : {}),
       ...(stage.webTokenExpiresInDays ? { WEBTOKEN_EXPIRES_IN: String(stage.webTokenExpiresInDays) } : {}),
+      ...(stage.corsOrigins.length > 0 ? { CORS_ORIGINS: stage.corsOrigins.join(',') } : {}),
     };
     const integrations = new Map<OperationName, HttpLambdaIntegration>();
     const integrationFor = (operation: OperationName) => {
@@ -126,6 +139,18 @@ export class ContentRepositoryStack extends Stack {
       createDefaultStage: false,
       // Unmatched requests get a problem+json 404/405 from the route table, not API Gateway's own body.
       defaultIntegration: integrationFor(FALLBACK_OPERATION),
+      ...(stage.corsOrigins.length > 0
+        ? {
+            corsPreflight: {
+              allowOrigins: stage.corsOrigins,
+              allowMethods: CORS_ALLOWED_METHODS.map((m) => CorsHttpMethod[m]),
+              allowHeaders: CORS_ALLOWED_HEADERS,
+              exposeHeaders: CORS_EXPOSED_HEADERS,
+              allowCredentials: true,
+              maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
+            },
+          }
+        : {}),
     });
     for (const route of ROUTES) {
       api.addRoutes({

@@ -104,6 +104,9 @@ export const CONTRACTS = {
       },
       ...JSON_BODY_PROBLEMS,
       401: problem('Wrong username or password; no cookie is set'),
+      429: problem(
+        'TOO_MANY_LOGIN_ATTEMPTS: 5 failures for a username, or 20 from one address, within 15 minutes; wait Retry-After seconds',
+      ),
       ...COMMON_PROBLEMS,
     },
   },
@@ -117,6 +120,7 @@ export const CONTRACTS = {
         description: 'Session ended; the cookies are cleared',
         headers: { 'Set-Cookie': 'Cleared cookies' },
       },
+      403: problem('A cookie-authenticated request from another site'),
       ...AUTHENTICATED_PROBLEMS,
     },
   },
@@ -277,7 +281,12 @@ export const CONTRACTS = {
     tag: 'User',
     authenticated: true,
     request: { body: changePasswordPayloadSchema },
-    responses: { 204: { description: 'Changed' }, ...JSON_BODY_PROBLEMS, ...AUTHENTICATED_PROBLEMS },
+    responses: {
+      204: { description: 'Changed' },
+      ...JSON_BODY_PROBLEMS,
+      403: problem('A cookie-authenticated request from another site'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
   },
   listGrants: {
     summary: 'Roles granted on an environment or folder',

@@ -22,6 +22,8 @@ export interface ServiceConfig {
   /** Absolute lifetime of a token and its session, days (spec: WEBTOKEN_EXPIRES_IN). */
   webTokenExpiresInDays: number;
   logLevel: 'info' | 'silent';
+  /** Origins of browser apps allowed to call the API with credentials (CORS and cookie requests). */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {}
@@ -71,6 +73,10 @@ export function readServiceConfig(env: Env = process.env): ServiceConfig {
     sessionTimeoutMinutes: numberIn(env, 'SESSION_TIMEOUT', 30, 1, 24 * 60),
     webTokenExpiresInDays: numberIn(env, 'WEBTOKEN_EXPIRES_IN', 1, 1 / 24, 30),
     logLevel,
+    corsOrigins: (env.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
   };
 }
 

@@ -146,6 +146,20 @@ export class UnsupportedMediaTypeError extends DomainError {
   readonly title = 'Unsupported media type';
 }
 
+export class TooManyRequestsError extends DomainError {
+  readonly status = 429;
+  readonly title = 'Too many requests';
+  constructor(
+    readonly code: string,
+    message: string,
+    retryAfterSeconds: number,
+  ) {
+    super(message);
+    this.headers['Retry-After'] = String(Math.max(1, Math.ceil(retryAfterSeconds)));
+    this.extensions.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  }
+}
+
 export class ServiceUnavailableError extends DomainError {
   readonly status = 503;
   readonly code = 'TEMPORARILY_UNAVAILABLE';

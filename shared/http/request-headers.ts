@@ -14,11 +14,14 @@ export function cookie(event: HttpEvent, name: string): string | undefined {
   return undefined;
 }
 
+export function bearerToken(event: HttpEvent): string | undefined {
+  const authorization = header(event, 'authorization');
+  return (authorization && /^Bearer\s+(\S+)$/i.exec(authorization)?.[1]) || undefined;
+}
+
 /** The access token: `Authorization: Bearer` wins over the `access_token` cookie. */
 export function accessToken(event: HttpEvent): string | undefined {
-  const authorization = header(event, 'authorization');
-  const bearer = authorization && /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
-  return bearer || cookie(event, 'access_token') || undefined;
+  return bearerToken(event) || cookie(event, 'access_token') || undefined;
 }
 
 /** True when the client reached the API over HTTPS (API Gateway sets x-forwarded-proto). */

@@ -198,3 +198,25 @@ describe('stages', () => {
     expect(() => synthesize({ stage: 'Prod_1' })).toThrow(/lower-case letters/);
   });
 });
+
+describe('CORS', () => {
+  it('configures API Gateway CORS from the stage allow-list only when one is given', () => {
+    const withCors = synthesize({ stage: 'portal', corsOrigins: 'https://portal.example.com' }).template;
+    withCors.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: Match.objectLike({
+        AllowOrigins: ['https://portal.example.com'],
+        AllowCredentials: true,
+        AllowHeaders: Match.arrayWith(['authorization', 'if-match']),
+      }),
+    });
+    const fn = Object.values(withCors.findResources('AWS::Lambda::Function')).find(
+      (f: any) => f.Properties.Environment?.Variables?.TABLE_NAME,
+    ) as any;
+    expect(fn.Properties.Environment.Variables.CORS_ORIGINS).toBe('https://portal.example.com');
+    const [api] = Object.values(dev.findResources('AWS::ApiGatewayV2::Api')) as any[];
+    expect(api.Properties.CorsConfiguration).toBeUndefined();
+    expect(() => synthesize({ stage: 'bad', corsOrigins: 'portal.example.com/path' })).toThrow(
+      /not an origin/,
+    );
+  });
+});

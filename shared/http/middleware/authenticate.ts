@@ -1,8 +1,10 @@
 import type middy from '@middy/core';
-import { UnauthenticatedError } from '#shared/domain/errors.ts';
+import { config } from '#shared/config/index.ts';
+import { ForbiddenError, UnauthenticatedError } from '#shared/domain/errors.ts';
 import { authenticate } from '#shared/services/auth-service.ts';
+import { isCrossSiteCookieRequest } from '../cross-site.ts';
 import type { ParsedEvent } from '../operation.ts';
-import { accessToken } from '../request-headers.ts';
+import { accessToken, bearerToken } from '../request-headers.ts';
 import type { HttpResult } from '../types.ts';
 
 /** Every route but login takes a token (cookie or Bearer) whose session is alive. */
@@ -11,6 +13,11 @@ export function authenticateRequest(required: boolean): middy.MiddlewareObj<Pars
     before: async ({ event }) => {
       if (!required) return;
       const token = accessToken(event);
+      if (token && !bearerToken(event) && isCrossSiteCookieRequest(event, config().corsOrigins)) {
+        throw new ForbiddenError(
+          'A cookie-authenticated change must come from this site or an allowed origin; send Authorization: Bearer instead',
+        );
+      }
       if (!token) {
         throw new UnauthenticatedError(
           'UNAUTHENTICATED',

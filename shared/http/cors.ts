@@ -1,0 +1,34 @@
+/**
+ * The cross-origin policy: browser apps on the allow-listed origins (CORS_ORIGINS, per stage) may call
+ * the API with credentials. The CDK stack configures API Gateway's CORS from these lists and the local
+ * adapter answers preflights from them, so both behave alike.
+ */
+export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export const CORS_ALLOWED_HEADERS = ['content-type', 'authorization', 'if-match', 'if-none-match'];
+export const CORS_EXPOSED_HEADERS = ['etag', 'location', 'retry-after'];
+export const CORS_MAX_AGE_SECONDS = 600;
+
+/** Headers answering a request from `origin`, or none when it is not allowed. */
+export function corsHeaders(origin: string | undefined, allowed: readonly string[]): Record<string, string> {
+  if (!origin || !allowed.includes(origin)) return {};
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-allow-credentials': 'true',
+    'access-control-expose-headers': CORS_EXPOSED_HEADERS.join(','),
+    vary: 'Origin',
+  };
+}
+
+export function preflightHeaders(
+  origin: string | undefined,
+  allowed: readonly string[],
+): Record<string, string> {
+  const headers = corsHeaders(origin, allowed);
+  if (!headers['access-control-allow-origin']) return {};
+  return {
+    ...headers,
+    'access-control-allow-methods': CORS_ALLOWED_METHODS.join(','),
+    'access-control-allow-headers': CORS_ALLOWED_HEADERS.join(','),
+    'access-control-max-age': String(CORS_MAX_AGE_SECONDS),
+  };
+}
