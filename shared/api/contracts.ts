@@ -4,6 +4,7 @@
  * reference cannot drift from what the service does. A new route lands with its contract here.
  */
 import type * as z from 'zod/mini';
+import { actionPathSchema, createActionsPayloadSchema, myActionsQuerySchema } from '#shared/domain/action.ts';
 import { grantPathSchema, grantPayloadSchema, sessionPathSchema } from '#shared/domain/grant-payloads.ts';
 import { listQuerySchema } from '#shared/domain/list-query.ts';
 import { loginPayloadSchema } from '#shared/domain/login-payload.ts';
@@ -27,6 +28,9 @@ import type { OperationName } from '#shared/http/routes.ts';
 import { docsFileSchema } from './docs-request.ts';
 import { REQUEST_EXAMPLES } from './examples.ts';
 import {
+  actionSchema,
+  actionsPageSchema,
+  actionsSchema,
   baseElementSchema,
   deletedNodesSchema,
   grantSchema,
@@ -63,6 +67,8 @@ export interface OperationContract {
 }
 
 const problem = (description: string): ResponseContract => ({ description, body: 'problem' });
+
+const CROSS_SITE = problem('A cookie-authenticated request from another site');
 
 /** Failures every operation of its kind can answer. */
 const COMMON_PROBLEMS = {
@@ -120,7 +126,7 @@ export const CONTRACTS = {
         description: 'Session ended; the cookies are cleared',
         headers: { 'Set-Cookie': 'Cleared cookies' },
       },
-      403: problem('A cookie-authenticated request from another site'),
+      403: CROSS_SITE,
       ...AUTHENTICATED_PROBLEMS,
     },
   },
@@ -284,7 +290,7 @@ export const CONTRACTS = {
     responses: {
       204: { description: 'Changed' },
       ...JSON_BODY_PROBLEMS,
-      403: problem('A cookie-authenticated request from another site'),
+      403: CROSS_SITE,
       ...AUTHENTICATED_PROBLEMS,
     },
   },
@@ -381,6 +387,63 @@ export const CONTRACTS = {
       200: { description: 'The settings now in force', body: settingsSchema },
       ...JSON_BODY_PROBLEMS,
       403: problem('Not a system administrator'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  createActions: {
+    summary: 'Assign an action on an object to users',
+    description:
+      'One action per user (e.g. TRAINING on a process), due on `dueDate`. Needs the right to publish the object ' +
+      '(environment admins and system administrators); `sentBy` is the caller.',
+    tag: 'Action',
+    authenticated: true,
+    request: { body: createActionsPayloadSchema, examples: REQUEST_EXAMPLES.createActions },
+    responses: {
+      201: { description: 'The actions, one per user in request order', body: actionsSchema },
+      ...JSON_BODY_PROBLEMS,
+      403: problem('Not allowed to publish the object, or a cookie request from another site'),
+      404: problem('No such object'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  getAction: {
+    summary: 'One action',
+    description: 'For its assignee, its sender, those who may publish its object, and system administrators.',
+    tag: 'Action',
+    authenticated: true,
+    request: { path: actionPathSchema },
+    responses: {
+      200: { description: 'The action', body: actionSchema },
+      400: problem('Malformed action id'),
+      404: problem('No such action (or not visible to the caller)'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  myActions: {
+    summary: 'Your actions',
+    description:
+      'Only the caller’s own actions (an administrator cannot read another user’s here), by due date; filter by ' +
+      '`status` (OPEN, DONE) and `dueBefore` / `dueAfter` (inclusive dates).',
+    tag: 'Action',
+    authenticated: true,
+    request: { query: myActionsQuerySchema },
+    responses: {
+      200: { description: 'A page of actions', body: actionsPageSchema },
+      400: problem('Invalid filter or paging parameter'),
+      ...AUTHENTICATED_PROBLEMS,
+    },
+  },
+  completeAction: {
+    summary: 'Mark your action done',
+    tag: 'Action',
+    authenticated: true,
+    request: { path: actionPathSchema },
+    responses: {
+      200: { description: 'The action, now DONE', body: actionSchema },
+      400: problem('Malformed action id'),
+      403: CROSS_SITE,
+      404: problem('No such action of yours'),
+      409: problem('ACTION_DONE: already done'),
       ...AUTHENTICATED_PROBLEMS,
     },
   },

@@ -78,6 +78,18 @@ export const REQUEST_EXAMPLES = {
   grantRole: {
     editor: { summary: 'Editor of the subtree', value: { role: 'EDITOR' } },
   },
+  createActions: {
+    training: {
+      summary: 'Training on a process, due in December',
+      value: {
+        actionType: 'TRAINING',
+        targetNodeId: DOCUMENT_ID,
+        users: ['3F2504E0-4F89-41D3-9A0C-0305E82C3301'],
+        dueDate: '2026-12-15',
+        comment: 'Please read the new travel policy',
+      },
+    },
+  },
   putSettings: {
     defaults: { summary: 'The defaults', value: { SESSION_TIMEOUT: 30, WEBTOKEN_EXPIRES_IN: 1 } },
   },

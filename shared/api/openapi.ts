@@ -13,6 +13,7 @@ import { settingsSchema } from '#shared/domain/settings.ts';
 import { ROUTES, type Route } from '#shared/http/routes.ts';
 import { CONTRACTS, type OperationContract, type ResponseContract } from './contracts.ts';
 import {
+  actionSchema,
   baseElementSchema,
   deletedNodesSchema,
   grantSchema,
@@ -42,6 +43,7 @@ const NAMED = new Map<z.ZodMiniType, { name: string; io: 'input' | 'output' }>([
   [grantSchema, { name: 'Grant', io: 'output' }],
   [sessionsPageSchema, { name: 'SessionsPage', io: 'output' }],
   [settingsSchema, { name: 'Settings', io: 'output' }],
+  [actionSchema, { name: 'Action', io: 'output' }],
 ]);
 
 /** Tags of spec §1: Common, Action, User, and one per object type. */

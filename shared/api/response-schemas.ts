@@ -162,3 +162,38 @@ export const sessionsPageSchema = pageOf(
     sourceIp: nullableString,
   }),
 );
+
+const nameElementSchema = z.strictObject({
+  '@type': z.literal('NameElement'),
+  name: z.string(),
+  nodeType: z.string(),
+  nodeId: z.string(),
+});
+
+/** Spec §2.6 action, with its status and completion date. */
+export const actionSchema = z.strictObject({
+  actionId: z.string(),
+  actionType: z.string(),
+  actionUrl: z.url(),
+  comment: z.string(),
+  dueDate: z.iso.date(),
+  creationDate: timestamp,
+  nodeVersionId: z.string(),
+  targetNode: nameElementSchema,
+  parent: z.nullable(nameElementSchema),
+  targetNodeSequenceNumber: z.string(),
+  targetNodeVersionId: nullableString,
+  targetVersion: nullableString,
+  targetUrl: nullableString,
+  onVersion: nullableString,
+  postId: nullableString,
+  onLatestVersion: z.boolean(),
+  onNextPublished: z.boolean(),
+  onLatestPublished: z.boolean(),
+  sentBy: principalSchema,
+  user: principalSchema,
+  status: z.enum(['OPEN', 'DONE']),
+  completionDate: z.nullable(timestamp),
+});
+export const actionsSchema = z.array(actionSchema);
+export const actionsPageSchema = pageOf(actionSchema);

@@ -59,3 +59,11 @@ export const bootstrapKey = () => ({ PK: 'INSTALLATION', SK: 'BOOTSTRAP' });
 
 /** SESSION_TIMEOUT and WEBTOKEN_EXPIRES_IN as system administrators set them. */
 export const settingsKey = () => ({ PK: 'INSTALLATION', SK: 'SETTINGS' });
+
+export const actionKey = (actionId: string) => ({ PK: `ACTION#${actionId}`, SK: 'ACTION' });
+/** A user's actions (GSI1), by due date. */
+export const userActionsIndexKeys = (principalId: string, dueDate: string, actionId: string) => ({
+  GSI1PK: `USER_ACTIONS#${principalId}`,
+  GSI1SK: `DUE#${dueDate}#${actionId}`,
+});
+export const userActionsPartition = (principalId: string) => `USER_ACTIONS#${principalId}`;

@@ -16,6 +16,8 @@
  * | all sessions (admin list)             | GSI2: GSI2PK=SESSIONS, GSI2SK=SESSION#<created> |
  * | roles granted on a node               | PK=NODE#<id>, SK begins_with GRANT#             |
  * | installation settings                 | PK=INSTALLATION, SK=SETTINGS                    |
+ * | action by id                          | PK=ACTION#<id>, SK=ACTION                       |
+ * | actions of a user, by due date        | GSI1: GSI1PK=USER_ACTIONS#<principalId>         |
  * Deleted nodes move to DELETED#-prefixed index keys, so lists skip them without filtering.
  */
 export const TABLE_SCHEMA = {

@@ -77,7 +77,8 @@ export class NotFoundError extends DomainError {
       | 'ROUTE_NOT_FOUND'
       | 'USER_NOT_FOUND'
       | 'GRANT_NOT_FOUND'
-      | 'SESSION_NOT_FOUND',
+      | 'SESSION_NOT_FOUND'
+      | 'ACTION_NOT_FOUND',
     message: string,
   ) {
     super(message);

@@ -62,6 +62,20 @@ const freshToken = async (persona: Persona) =>
     ? undefined
     : api.login(world.usernames[persona], persona === 'systemAdmin' ? ADMIN.password : PASSWORD);
 
+/** A new action on document A assigned to `persona`, sent by the system administrator. */
+async function actionFor(persona: Exclude<Persona, 'anonymous'>): Promise<string> {
+  const created = await api.call('POST', '/api/v1/admin/actions', {
+    token: admin(),
+    body: {
+      actionType: 'REVIEW',
+      targetNodeId: world.documentA,
+      users: [world.principals[persona]],
+      dueDate: '2026-12-01',
+    },
+  });
+  return created.body[0].actionId;
+}
+
 const MATRIX: Record<string, { expected: Expected; call: (persona: Persona) => Promise<Call> }> = {
   'POST /api/v1/login/local': {
     expected: expect6(401, 302, 302, 302, 302, 302),
@@ -191,6 +205,36 @@ const MATRIX: Record<string, { expected: Expected; call: (persona: Persona) => P
       method: 'PUT',
       path: '/api/v1/admin/settings',
       body: { SESSION_TIMEOUT: 30, WEBTOKEN_EXPIRES_IN: 1 },
+    }),
+  },
+  'POST /api/v1/admin/actions': {
+    expected: expect6(401, 403, 403, 404, 201, 201),
+    call: async () => ({
+      method: 'POST',
+      path: '/api/v1/admin/actions',
+      body: {
+        actionType: 'TRAINING',
+        targetNodeId: world.documentA,
+        users: [world.principals.reader],
+        dueDate: '2026-12-31',
+      },
+    }),
+  },
+  'GET /api/v1/admin/actions/{actionId}': {
+    // The assignee (reader), those who may publish the object (admins of environment A) and system administrators.
+    expected: expect6(401, 200, 404, 404, 200, 200),
+    call: async () => ({ method: 'GET', path: `/api/v1/admin/actions/${await actionFor('reader')}` }),
+  },
+  'GET /api/v1/users/me/actions': {
+    expected: expect6(401, 200, 200, 200, 200, 200),
+    call: async () => ({ method: 'GET', path: '/api/v1/users/me/actions' }),
+  },
+  'POST /api/v1/users/me/actions/{actionId}/done': {
+    // Only the assignee completes an action.
+    expected: expect6(401, 200, 404, 404, 404, 404),
+    call: async () => ({
+      method: 'POST',
+      path: `/api/v1/users/me/actions/${await actionFor('reader')}/done`,
     }),
   },
   'GET /api/v1/swagger': {

@@ -1,0 +1,8 @@
+import { contractOperation } from '#shared/api/contract-operation.ts';
+import { json } from '#shared/http/responses.ts';
+import { completeAction } from '#shared/services/action-service.ts';
+
+/** POST /api/v1/users/me/actions/{actionId}/done: the assignee completes their action. */
+export const handler = contractOperation('completeAction', async ({ caller, path }) =>
+  json(200, await completeAction(caller, path.actionId), { 'cache-control': 'no-store' }),
+);

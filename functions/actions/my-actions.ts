@@ -1,0 +1,8 @@
+import { contractOperation } from '#shared/api/contract-operation.ts';
+import { json } from '#shared/http/responses.ts';
+import { myActions } from '#shared/services/action-service.ts';
+
+/** GET /api/v1/users/me/actions: the caller's own actions, paged, by due date. */
+export const handler = contractOperation('myActions', async ({ caller, query }) =>
+  json(200, await myActions(caller, query), { 'cache-control': 'no-store' }),
+);

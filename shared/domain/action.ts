@@ -1,0 +1,72 @@
+/** Actions (spec §2.6): tasks assigned to a user about an object, e.g. a training on a process. */
+import * as z from 'zod/mini';
+import { nodeIdSchema } from './node-payloads.ts';
+import type { Principal } from './user.ts';
+
+export const ACTION_TYPES = ['TRAINING', 'REVIEW', 'APPROVAL', 'ACKNOWLEDGEMENT'] as const;
+export const ACTION_TARGETS = ['LATEST_VERSION', 'NEXT_PUBLISHED', 'LATEST_PUBLISHED'] as const;
+export type ActionStatus = 'OPEN' | 'DONE';
+
+export interface NameElement {
+  '@type': 'NameElement';
+  name: string;
+  nodeType: string;
+  nodeId: string;
+}
+
+export interface Action {
+  actionId: string;
+  actionType: string;
+  actionUrl: string;
+  comment: string;
+  dueDate: string;
+  creationDate: string;
+  nodeVersionId: string;
+  targetNode: NameElement;
+  parent: NameElement | null;
+  targetNodeSequenceNumber: string;
+  targetNodeVersionId: string | null;
+  targetVersion: string | null;
+  targetUrl: string | null;
+  onVersion: string | null;
+  postId: string | null;
+  onLatestVersion: boolean;
+  onNextPublished: boolean;
+  onLatestPublished: boolean;
+  sentBy: Principal;
+  user: Principal;
+  /** Beyond §2.6: whether the assignee has completed it, and when. */
+  status: ActionStatus;
+  completionDate: string | null;
+}
+
+const date = z.string().check(
+  z.regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD', abort: true }),
+  z.refine((s) => !Number.isNaN(Date.parse(s)), { message: 'must be a real date', params: { rule: 'date' } }),
+);
+
+export const createActionsPayloadSchema = z.strictObject({
+  actionType: z.enum(ACTION_TYPES),
+  targetNodeId: nodeIdSchema,
+  users: z.array(z.string().check(z.minLength(1), z.maxLength(64))).check(z.minLength(1), z.maxLength(100)),
+  dueDate: date,
+  comment: z.optional(z.string().check(z.maxLength(2000))),
+  on: z.optional(z.enum(ACTION_TARGETS)),
+});
+
+export const myActionsQuerySchema = z.strictObject({
+  status: z.optional(z.enum(['OPEN', 'DONE'])),
+  dueBefore: z.optional(date),
+  dueAfter: z.optional(date),
+  pageSize: z.optional(
+    z.string().check(z.regex(/^[1-9]\d{0,2}$|^1000$/, 'must be an integer from 1 to 1000')),
+  ),
+  currentPage: z.optional(z.string().check(z.regex(/^[1-9]\d*$/, 'must be a positive integer'))),
+});
+
+export const actionPathSchema = z.strictObject({
+  actionId: z.string().check(z.regex(/^[0-9A-Fa-f-]{36}$/, 'must be an action id')),
+});
+
+export type CreateActionsPayload = z.infer<typeof createActionsPayloadSchema>;
+export type MyActionsQuery = z.infer<typeof myActionsQuerySchema>;
