@@ -1,8 +1,9 @@
 import { contractOperation } from '#shared/api/contract-operation.ts';
+import { myActionsContract } from '#shared/api/contracts.ts';
 import { json } from '#shared/http/responses.ts';
 import { myActions } from '#shared/services/action-service.ts';
 
 /** GET /api/v1/users/me/actions: the caller's own actions, paged, by due date. */
-export const handler = contractOperation('myActions', async ({ caller, query }) =>
+export const handler = contractOperation('myActions', myActionsContract, async ({ caller, query }) =>
   json(200, await myActions(caller, query), { 'cache-control': 'no-store' }),
 );

@@ -1,4 +1,5 @@
 import { contractOperation } from '#shared/api/contract-operation.ts';
+import { apiDocsContract } from '#shared/api/contracts.ts';
 import { buildOpenApiDocument } from '#shared/api/openapi.ts';
 import { REFERENCE_INITIALIZER, REFERENCE_PAGE, readReferenceAsset } from '#shared/api/reference-assets.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
@@ -23,7 +24,7 @@ const text = (body: string, mediaType: string, extra: Record<string, string> = {
 });
 
 /** GET /api/v1/swagger/ (Swagger UI), /api/v1/swagger/openapi.json and the UI's own files. */
-export const handler = contractOperation('apiDocs', async ({ path, event }) => {
+export const handler = contractOperation('apiDocs', apiDocsContract, async ({ path, event }) => {
   if (event.rawPath.replace(/\/+$/, '') === `${REFERENCE}/openapi.json`) {
     document ??= JSON.stringify(buildOpenApiDocument());
     return text(document, 'application/json');

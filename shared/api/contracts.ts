@@ -90,385 +90,434 @@ const ETAG = {
   'Cache-Control': 'no-cache, no-transform, private',
 };
 
+export const loginContract = {
+  summary: 'Log in with username and password',
+  description:
+    'Answers 302 to `/` with `Cache-Control: no-store` and the cookies `loginsuccess=true` and `access_token=<JWT>` ' +
+    '(HttpOnly). Send the token back as that cookie or as `Authorization: Bearer <JWT>`.',
+  tag: 'User',
+  authenticated: false,
+  request: { body: loginPayloadSchema, examples: REQUEST_EXAMPLES.login },
+  responses: {
+    302: {
+      description: 'Logged in',
+      headers: {
+        Location: 'Always `/`',
+        'Set-Cookie': 'loginsuccess=true; access_token=<JWT> (HttpOnly)',
+        'Cache-Control': 'no-store',
+      },
+    },
+    ...JSON_BODY_PROBLEMS,
+    401: problem('Wrong username or password; no cookie is set'),
+    429: problem(
+      'TOO_MANY_LOGIN_ATTEMPTS: 5 failures for a username, or 20 from one address, within 15 minutes; wait Retry-After seconds',
+    ),
+    ...COMMON_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const logoutContract = {
+  summary: 'End the session of the access token',
+  tag: 'User',
+  authenticated: true,
+  request: {},
+  responses: {
+    204: {
+      description: 'Session ended; the cookies are cleared',
+      headers: { 'Set-Cookie': 'Cleared cookies' },
+    },
+    403: CROSS_SITE,
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const createNodeContract = {
+  summary: 'Create an object',
+  description:
+    'Creates an object under `parent` (an environment or folder, or the environment for items kept under one of its ' +
+    'system roots). Environments (`nodeType: ENVIRONMENT`, no parent) are created by system administrators.',
+  tag: 'Common',
+  authenticated: true,
+  request: {
+    body: createNodePayloadSchema,
+    query: writeQuerySchema,
+    examples: REQUEST_EXAMPLES.createNode,
+  },
+  responses: {
+    200: { description: 'The created object, version 0.0001', body: baseElementSchema, headers: ETAG },
+    ...JSON_BODY_PROBLEMS,
+    403: problem('Not permitted (environments: system administrators only)'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const getNodeContract = {
+  summary: 'Retrieve an object',
+  description:
+    '`draft=true` (default) answers the working copy, `draft=false` the last published version. `detail=true` adds ' +
+    'the parent and the type-specific fields an update sends back. `If-None-Match` with the current ETag answers 304.',
+  tag: 'Common',
+  authenticated: true,
+  request: { path: nodePathSchema, query: retrieveQuerySchema },
+  responses: {
+    200: {
+      description: 'The object (with detail=true: the detailed object)',
+      body: retrievedNodeSchema,
+      headers: ETAG,
+    },
+    304: { description: 'The ETag in If-None-Match is current', headers: ETAG },
+    400: problem('Malformed nodeId or query parameter'),
+    404: problem('No such object (or deleted, or never published with draft=false)'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const updateNodeContract = {
+  summary: 'Update an object',
+  description:
+    'The body is the full structure of the object with the current `nodeVersionId`; optional fields left out are ' +
+    'cleared, read-only fields of a retrieved object are ignored. A stale nodeVersionId answers 409 with ' +
+    '`currentNodeVersionId`; `If-Match` is honoured (412).',
+  tag: 'Common',
+  authenticated: true,
+  request: {
+    path: nodePathSchema,
+    query: writeQuerySchema,
+    body: updateNodePayloadSchema,
+    examples: REQUEST_EXAMPLES.updateNode,
+  },
+  responses: {
+    200: {
+      description: 'The updated object: new nodeVersionId, next version',
+      body: baseElementSchema,
+      headers: ETAG,
+    },
+    ...JSON_BODY_PROBLEMS,
+    403: problem('Needs the editor role on the object or above it'),
+    404: problem('No such object (or not visible to the caller)'),
+    409: problem('VERSION_CONFLICT: the nodeVersionId is not the current one (see currentNodeVersionId)'),
+    412: problem('If-Match does not name the current version'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const deleteNodeContract = {
+  summary: 'Delete an object and everything under it',
+  description:
+    'Soft delete of the object and its whole subtree; answers the deleted objects (`deleted: true`).',
+  tag: 'Common',
+  authenticated: true,
+  request: {
+    path: nodePathSchema,
+    query: writeQuerySchema,
+    body: deleteNodePayloadSchema,
+    bodyOptional: true,
+    examples: REQUEST_EXAMPLES.deleteNode,
+  },
+  responses: {
+    200: { description: 'The deleted objects, the requested one first', body: deletedNodesSchema },
+    ...JSON_BODY_PROBLEMS,
+    403: problem('Not permitted (environments: system administrators only)'),
+    404: problem('No such object'),
+    409: problem('System roots are deleted only with their environment'),
+    412: problem('If-Match does not name the current version'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const listNodesContract = {
+  summary: 'List objects',
+  description:
+    'This version lists the environments of the library (`nodeType=ENVIRONMENT`), paged and sorted by nodeId.',
+  tag: 'Common',
+  authenticated: true,
+  request: { query: listQuerySchema },
+  responses: {
+    200: { description: 'A list page', body: listPageSchema },
+    400: problem('Unknown or invalid query parameters'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const listUsersContract = {
+  summary: 'List the users of the repository',
+  description: 'System administrators only. Paged like lists (pageSize, currentPage), sorted by username.',
+  tag: 'User',
+  authenticated: true,
+  request: { query: pageQuerySchema },
+  responses: {
+    200: { description: 'A page of users', body: usersPageSchema },
+    400: problem('Invalid paging parameters'),
+    403: problem('Not a system administrator'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const createUserContract = {
+  summary: 'Create a user',
+  description:
+    'System administrators only. Passwords have at least 12 characters and are stored as scrypt hashes.',
+  tag: 'User',
+  authenticated: true,
+  request: { body: createUserPayloadSchema, examples: REQUEST_EXAMPLES.createUser },
+  responses: {
+    201: { description: 'The new user', body: userViewSchema },
+    ...JSON_BODY_PROBLEMS,
+    403: problem('Not a system administrator'),
+    409: problem('USERNAME_TAKEN'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const updateUserContract = {
+  summary: 'Change a user: profile, system administrator role, status or password',
+  description:
+    'System administrators only; only the fields sent change. Disabling a user, or setting a new password, ends ' +
+    'all of their sessions at once.',
+  tag: 'User',
+  authenticated: true,
+  request: {
+    path: principalPathSchema,
+    body: updateUserPayloadSchema,
+    examples: REQUEST_EXAMPLES.updateUser,
+  },
+  responses: {
+    200: { description: 'The changed user', body: userViewSchema },
+    ...JSON_BODY_PROBLEMS,
+    403: problem('Not a system administrator'),
+    404: problem('USER_NOT_FOUND'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const changePasswordContract = {
+  summary: 'Change your own password',
+  description: 'The old password is required; every other session of yours ends.',
+  tag: 'User',
+  authenticated: true,
+  request: { body: changePasswordPayloadSchema },
+  responses: {
+    204: { description: 'Changed' },
+    ...JSON_BODY_PROBLEMS,
+    403: CROSS_SITE,
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const listGrantsContract = {
+  summary: 'Roles granted on an environment or folder',
+  tag: 'Common',
+  authenticated: true,
+  request: { path: nodePathSchema },
+  responses: {
+    200: { description: 'The grants', body: grantsSchema },
+    400: problem('Not an environment or folder'),
+    403: problem('Needs the environment admin role'),
+    404: problem('No such object'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const grantRoleContract = {
+  summary: 'Grant a role on an environment or folder',
+  description:
+    'READER, EDITOR or ENVIRONMENT_ADMIN, for the whole subtree. System administrators and environment admins.',
+  tag: 'Common',
+  authenticated: true,
+  request: { path: grantPathSchema, body: grantPayloadSchema, examples: REQUEST_EXAMPLES.grantRole },
+  responses: {
+    200: { description: 'The grant', body: grantSchema },
+    ...JSON_BODY_PROBLEMS,
+    403: problem('Needs the environment admin role'),
+    404: problem('No such object or user'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const revokeRoleContract = {
+  summary: 'Revoke a role',
+  tag: 'Common',
+  authenticated: true,
+  request: { path: grantPathSchema },
+  responses: {
+    204: { description: 'Revoked' },
+    400: problem('Not an environment or folder'),
+    403: problem('Needs the environment admin role'),
+    404: problem('No such object or grant'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const listSessionsContract = {
+  summary: 'Live sessions',
+  description: 'System administrators only.',
+  tag: 'User',
+  authenticated: true,
+  request: { query: pageQuerySchema },
+  responses: {
+    200: { description: 'A page of sessions, oldest first', body: sessionsPageSchema },
+    400: problem('Invalid paging parameters'),
+    403: problem('Not a system administrator'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const endSessionContract = {
+  summary: 'End a session',
+  description: 'System administrators only. Its token is refused from the next request on.',
+  tag: 'User',
+  authenticated: true,
+  request: { path: sessionPathSchema },
+  responses: {
+    204: { description: 'Ended' },
+    403: problem('Not a system administrator'),
+    404: problem('SESSION_NOT_FOUND'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const getSettingsContract = {
+  summary: 'Session settings',
+  description:
+    'SESSION_TIMEOUT: idle timeout, minutes (1–1440, default 30). WEBTOKEN_EXPIRES_IN: lifetime of a token and its ' +
+    'session, days (1–30, default 1). System administrators only.',
+  tag: 'User',
+  authenticated: true,
+  request: {},
+  responses: {
+    200: { description: 'The settings in force', body: settingsSchema },
+    403: problem('Not a system administrator'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const putSettingsContract = {
+  summary: 'Change the session settings',
+  description:
+    'System administrators only. Every live session follows within a minute: the idle timeout at once, the lifetime ' +
+    'as the earlier of its token expiry and login time plus the new lifetime.',
+  tag: 'User',
+  authenticated: true,
+  request: { body: settingsSchema, examples: REQUEST_EXAMPLES.putSettings },
+  responses: {
+    200: { description: 'The settings now in force', body: settingsSchema },
+    ...JSON_BODY_PROBLEMS,
+    403: problem('Not a system administrator'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const createActionsContract = {
+  summary: 'Assign an action on an object to users',
+  description:
+    'One action per user (e.g. TRAINING on a process), due on `dueDate`. Needs the right to publish the object ' +
+    '(environment admins and system administrators); `sentBy` is the caller.',
+  tag: 'Action',
+  authenticated: true,
+  request: { body: createActionsPayloadSchema, examples: REQUEST_EXAMPLES.createActions },
+  responses: {
+    201: { description: 'The actions, one per user in request order', body: actionsSchema },
+    ...JSON_BODY_PROBLEMS,
+    403: problem('Not allowed to publish the object, or a cookie request from another site'),
+    404: problem('No such object'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const getActionContract = {
+  summary: 'One action',
+  description: 'For its assignee, its sender, those who may publish its object, and system administrators.',
+  tag: 'Action',
+  authenticated: true,
+  request: { path: actionPathSchema },
+  responses: {
+    200: { description: 'The action', body: actionSchema },
+    400: problem('Malformed action id'),
+    404: problem('No such action (or not visible to the caller)'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const myActionsContract = {
+  summary: 'Your actions',
+  description:
+    'Only the caller’s own actions (an administrator cannot read another user’s here), by due date; filter by ' +
+    '`status` (OPEN, DONE) and `dueBefore` / `dueAfter` (inclusive dates).',
+  tag: 'Action',
+  authenticated: true,
+  request: { query: myActionsQuerySchema },
+  responses: {
+    200: { description: 'A page of actions', body: actionsPageSchema },
+    400: problem('Invalid filter or paging parameter'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const completeActionContract = {
+  summary: 'Mark your action done',
+  tag: 'Action',
+  authenticated: true,
+  request: { path: actionPathSchema },
+  responses: {
+    200: { description: 'The action, now DONE', body: actionSchema },
+    400: problem('Malformed action id'),
+    403: CROSS_SITE,
+    404: problem('No such action of yours'),
+    409: problem('ACTION_DONE: already done'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const apiDocsContract = {
+  summary: 'Interactive API reference',
+  description: 'Swagger UI and this OpenAPI document, served by the API itself (no CDN).',
+  tag: 'Common',
+  authenticated: false,
+  request: { path: docsFileSchema },
+  responses: {
+    200: { description: 'The page, an asset of it, or the OpenAPI document', body: { mediaType: '*/*' } },
+    301: {
+      description: 'Redirect to the reference at /api/v1/swagger/',
+      headers: { Location: '/api/v1/swagger/' },
+    },
+    400: problem('Not a file name'),
+    404: problem('No such file'),
+    ...COMMON_PROBLEMS,
+  },
+} satisfies OperationContract;
+
+export const routeNotFoundContract = {
+  summary: 'Any other request',
+  tag: 'Common',
+  authenticated: false,
+  request: {},
+  responses: { 404: problem('No such route'), 405: problem('Method not allowed on this path (see Allow)') },
+} satisfies OperationContract;
+
+/** Every operation's contract, by operation name (the OpenAPI document is built from these). */
 export const CONTRACTS = {
-  login: {
-    summary: 'Log in with username and password',
-    description:
-      'Answers 302 to `/` with `Cache-Control: no-store` and the cookies `loginsuccess=true` and `access_token=<JWT>` ' +
-      '(HttpOnly). Send the token back as that cookie or as `Authorization: Bearer <JWT>`.',
-    tag: 'User',
-    authenticated: false,
-    request: { body: loginPayloadSchema, examples: REQUEST_EXAMPLES.login },
-    responses: {
-      302: {
-        description: 'Logged in',
-        headers: {
-          Location: 'Always `/`',
-          'Set-Cookie': 'loginsuccess=true; access_token=<JWT> (HttpOnly)',
-          'Cache-Control': 'no-store',
-        },
-      },
-      ...JSON_BODY_PROBLEMS,
-      401: problem('Wrong username or password; no cookie is set'),
-      429: problem(
-        'TOO_MANY_LOGIN_ATTEMPTS: 5 failures for a username, or 20 from one address, within 15 minutes; wait Retry-After seconds',
-      ),
-      ...COMMON_PROBLEMS,
-    },
-  },
-  logout: {
-    summary: 'End the session of the access token',
-    tag: 'User',
-    authenticated: true,
-    request: {},
-    responses: {
-      204: {
-        description: 'Session ended; the cookies are cleared',
-        headers: { 'Set-Cookie': 'Cleared cookies' },
-      },
-      403: CROSS_SITE,
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  createNode: {
-    summary: 'Create an object',
-    description:
-      'Creates an object under `parent` (an environment or folder, or the environment for items kept under one of its ' +
-      'system roots). Environments (`nodeType: ENVIRONMENT`, no parent) are created by system administrators.',
-    tag: 'Common',
-    authenticated: true,
-    request: {
-      body: createNodePayloadSchema,
-      query: writeQuerySchema,
-      examples: REQUEST_EXAMPLES.createNode,
-    },
-    responses: {
-      200: { description: 'The created object, version 0.0001', body: baseElementSchema, headers: ETAG },
-      ...JSON_BODY_PROBLEMS,
-      403: problem('Not permitted (environments: system administrators only)'),
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  getNode: {
-    summary: 'Retrieve an object',
-    description:
-      '`draft=true` (default) answers the working copy, `draft=false` the last published version. `detail=true` adds ' +
-      'the parent and the type-specific fields an update sends back. `If-None-Match` with the current ETag answers 304.',
-    tag: 'Common',
-    authenticated: true,
-    request: { path: nodePathSchema, query: retrieveQuerySchema },
-    responses: {
-      200: {
-        description: 'The object (with detail=true: the detailed object)',
-        body: retrievedNodeSchema,
-        headers: ETAG,
-      },
-      304: { description: 'The ETag in If-None-Match is current', headers: ETAG },
-      400: problem('Malformed nodeId or query parameter'),
-      404: problem('No such object (or deleted, or never published with draft=false)'),
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  updateNode: {
-    summary: 'Update an object',
-    description:
-      'The body is the full structure of the object with the current `nodeVersionId`; optional fields left out are ' +
-      'cleared, read-only fields of a retrieved object are ignored. A stale nodeVersionId answers 409 with ' +
-      '`currentNodeVersionId`; `If-Match` is honoured (412).',
-    tag: 'Common',
-    authenticated: true,
-    request: {
-      path: nodePathSchema,
-      query: writeQuerySchema,
-      body: updateNodePayloadSchema,
-      examples: REQUEST_EXAMPLES.updateNode,
-    },
-    responses: {
-      200: {
-        description: 'The updated object: new nodeVersionId, next version',
-        body: baseElementSchema,
-        headers: ETAG,
-      },
-      ...JSON_BODY_PROBLEMS,
-      403: problem('Needs the editor role on the object or above it'),
-      404: problem('No such object (or not visible to the caller)'),
-      409: problem('VERSION_CONFLICT: the nodeVersionId is not the current one (see currentNodeVersionId)'),
-      412: problem('If-Match does not name the current version'),
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  deleteNode: {
-    summary: 'Delete an object and everything under it',
-    description:
-      'Soft delete of the object and its whole subtree; answers the deleted objects (`deleted: true`).',
-    tag: 'Common',
-    authenticated: true,
-    request: {
-      path: nodePathSchema,
-      query: writeQuerySchema,
-      body: deleteNodePayloadSchema,
-      bodyOptional: true,
-      examples: REQUEST_EXAMPLES.deleteNode,
-    },
-    responses: {
-      200: { description: 'The deleted objects, the requested one first', body: deletedNodesSchema },
-      ...JSON_BODY_PROBLEMS,
-      403: problem('Not permitted (environments: system administrators only)'),
-      404: problem('No such object'),
-      409: problem('System roots are deleted only with their environment'),
-      412: problem('If-Match does not name the current version'),
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  listNodes: {
-    summary: 'List objects',
-    description:
-      'This version lists the environments of the library (`nodeType=ENVIRONMENT`), paged and sorted by nodeId.',
-    tag: 'Common',
-    authenticated: true,
-    request: { query: listQuerySchema },
-    responses: {
-      200: { description: 'A list page', body: listPageSchema },
-      400: problem('Unknown or invalid query parameters'),
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  listUsers: {
-    summary: 'List the users of the repository',
-    description: 'System administrators only. Paged like lists (pageSize, currentPage), sorted by username.',
-    tag: 'User',
-    authenticated: true,
-    request: { query: pageQuerySchema },
-    responses: {
-      200: { description: 'A page of users', body: usersPageSchema },
-      400: problem('Invalid paging parameters'),
-      403: problem('Not a system administrator'),
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  createUser: {
-    summary: 'Create a user',
-    description:
-      'System administrators only. Passwords have at least 12 characters and are stored as scrypt hashes.',
-    tag: 'User',
-    authenticated: true,
-    request: { body: createUserPayloadSchema, examples: REQUEST_EXAMPLES.createUser },
-    responses: {
-      201: { description: 'The new user', body: userViewSchema },
-      ...JSON_BODY_PROBLEMS,
-      403: problem('Not a system administrator'),
-      409: problem('USERNAME_TAKEN'),
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  updateUser: {
-    summary: 'Change a user: profile, system administrator role, status or password',
-    description:
-      'System administrators only; only the fields sent change. Disabling a user, or setting a new password, ends ' +
-      'all of their sessions at once.',
-    tag: 'User',
-    authenticated: true,
-    request: {
-      path: principalPathSchema,
-      body: updateUserPayloadSchema,
-      examples: REQUEST_EXAMPLES.updateUser,
-    },
-    responses: {
-      200: { description: 'The changed user', body: userViewSchema },
-      ...JSON_BODY_PROBLEMS,
-      403: problem('Not a system administrator'),
-      404: problem('USER_NOT_FOUND'),
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  changePassword: {
-    summary: 'Change your own password',
-    description: 'The old password is required; every other session of yours ends.',
-    tag: 'User',
-    authenticated: true,
-    request: { body: changePasswordPayloadSchema },
-    responses: {
-      204: { description: 'Changed' },
-      ...JSON_BODY_PROBLEMS,
-      403: CROSS_SITE,
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  listGrants: {
-    summary: 'Roles granted on an environment or folder',
-    tag: 'Common',
-    authenticated: true,
-    request: { path: nodePathSchema },
-    responses: {
-      200: { description: 'The grants', body: grantsSchema },
-      400: problem('Not an environment or folder'),
-      403: problem('Needs the environment admin role'),
-      404: problem('No such object'),
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  grantRole: {
-    summary: 'Grant a role on an environment or folder',
-    description:
-      'READER, EDITOR or ENVIRONMENT_ADMIN, for the whole subtree. System administrators and environment admins.',
-    tag: 'Common',
-    authenticated: true,
-    request: { path: grantPathSchema, body: grantPayloadSchema, examples: REQUEST_EXAMPLES.grantRole },
-    responses: {
-      200: { description: 'The grant', body: grantSchema },
-      ...JSON_BODY_PROBLEMS,
-      403: problem('Needs the environment admin role'),
-      404: problem('No such object or user'),
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  revokeRole: {
-    summary: 'Revoke a role',
-    tag: 'Common',
-    authenticated: true,
-    request: { path: grantPathSchema },
-    responses: {
-      204: { description: 'Revoked' },
-      400: problem('Not an environment or folder'),
-      403: problem('Needs the environment admin role'),
-      404: problem('No such object or grant'),
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  listSessions: {
-    summary: 'Live sessions',
-    description: 'System administrators only.',
-    tag: 'User',
-    authenticated: true,
-    request: { query: pageQuerySchema },
-    responses: {
-      200: { description: 'A page of sessions, oldest first', body: sessionsPageSchema },
-      400: problem('Invalid paging parameters'),
-      403: problem('Not a system administrator'),
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  endSession: {
-    summary: 'End a session',
-    description: 'System administrators only. Its token is refused from the next request on.',
-    tag: 'User',
-    authenticated: true,
-    request: { path: sessionPathSchema },
-    responses: {
-      204: { description: 'Ended' },
-      403: problem('Not a system administrator'),
-      404: problem('SESSION_NOT_FOUND'),
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  getSettings: {
-    summary: 'Session settings',
-    description:
-      'SESSION_TIMEOUT: idle timeout, minutes (1–1440, default 30). WEBTOKEN_EXPIRES_IN: lifetime of a token and its ' +
-      'session, days (1–30, default 1). System administrators only.',
-    tag: 'User',
-    authenticated: true,
-    request: {},
-    responses: {
-      200: { description: 'The settings in force', body: settingsSchema },
-      403: problem('Not a system administrator'),
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  putSettings: {
-    summary: 'Change the session settings',
-    description:
-      'System administrators only. Every live session follows within a minute: the idle timeout at once, the lifetime ' +
-      'as the earlier of its token expiry and login time plus the new lifetime.',
-    tag: 'User',
-    authenticated: true,
-    request: { body: settingsSchema, examples: REQUEST_EXAMPLES.putSettings },
-    responses: {
-      200: { description: 'The settings now in force', body: settingsSchema },
-      ...JSON_BODY_PROBLEMS,
-      403: problem('Not a system administrator'),
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  createActions: {
-    summary: 'Assign an action on an object to users',
-    description:
-      'One action per user (e.g. TRAINING on a process), due on `dueDate`. Needs the right to publish the object ' +
-      '(environment admins and system administrators); `sentBy` is the caller.',
-    tag: 'Action',
-    authenticated: true,
-    request: { body: createActionsPayloadSchema, examples: REQUEST_EXAMPLES.createActions },
-    responses: {
-      201: { description: 'The actions, one per user in request order', body: actionsSchema },
-      ...JSON_BODY_PROBLEMS,
-      403: problem('Not allowed to publish the object, or a cookie request from another site'),
-      404: problem('No such object'),
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  getAction: {
-    summary: 'One action',
-    description: 'For its assignee, its sender, those who may publish its object, and system administrators.',
-    tag: 'Action',
-    authenticated: true,
-    request: { path: actionPathSchema },
-    responses: {
-      200: { description: 'The action', body: actionSchema },
-      400: problem('Malformed action id'),
-      404: problem('No such action (or not visible to the caller)'),
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  myActions: {
-    summary: 'Your actions',
-    description:
-      'Only the caller’s own actions (an administrator cannot read another user’s here), by due date; filter by ' +
-      '`status` (OPEN, DONE) and `dueBefore` / `dueAfter` (inclusive dates).',
-    tag: 'Action',
-    authenticated: true,
-    request: { query: myActionsQuerySchema },
-    responses: {
-      200: { description: 'A page of actions', body: actionsPageSchema },
-      400: problem('Invalid filter or paging parameter'),
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  completeAction: {
-    summary: 'Mark your action done',
-    tag: 'Action',
-    authenticated: true,
-    request: { path: actionPathSchema },
-    responses: {
-      200: { description: 'The action, now DONE', body: actionSchema },
-      400: problem('Malformed action id'),
-      403: CROSS_SITE,
-      404: problem('No such action of yours'),
-      409: problem('ACTION_DONE: already done'),
-      ...AUTHENTICATED_PROBLEMS,
-    },
-  },
-  apiDocs: {
-    summary: 'Interactive API reference',
-    description: 'Swagger UI and this OpenAPI document, served by the API itself (no CDN).',
-    tag: 'Common',
-    authenticated: false,
-    request: { path: docsFileSchema },
-    responses: {
-      200: { description: 'The page, an asset of it, or the OpenAPI document', body: { mediaType: '*/*' } },
-      301: {
-        description: 'Redirect to the reference at /api/v1/swagger/',
-        headers: { Location: '/api/v1/swagger/' },
-      },
-      400: problem('Not a file name'),
-      404: problem('No such file'),
-      ...COMMON_PROBLEMS,
-    },
-  },
-  routeNotFound: {
-    summary: 'Any other request',
-    tag: 'Common',
-    authenticated: false,
-    request: {},
-    responses: { 404: problem('No such route'), 405: problem('Method not allowed on this path (see Allow)') },
-  },
+  login: loginContract,
+  logout: logoutContract,
+  createNode: createNodeContract,
+  getNode: getNodeContract,
+  updateNode: updateNodeContract,
+  deleteNode: deleteNodeContract,
+  listNodes: listNodesContract,
+  listUsers: listUsersContract,
+  createUser: createUserContract,
+  updateUser: updateUserContract,
+  changePassword: changePasswordContract,
+  listGrants: listGrantsContract,
+  grantRole: grantRoleContract,
+  revokeRole: revokeRoleContract,
+  listSessions: listSessionsContract,
+  endSession: endSessionContract,
+  getSettings: getSettingsContract,
+  putSettings: putSettingsContract,
+  createActions: createActionsContract,
+  getAction: getActionContract,
+  myActions: myActionsContract,
+  completeAction: completeActionContract,
+  apiDocs: apiDocsContract,
+  routeNotFound: routeNotFoundContract,
 } satisfies Record<OperationName, OperationContract>;

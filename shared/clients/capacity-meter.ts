@@ -9,7 +9,12 @@ export interface ConsumedCapacity {
   writeCapacityUnits: number;
 }
 
-const meter = new AsyncLocalStorage<ConsumedCapacity>();
+interface Meter extends ConsumedCapacity {
+  /** An enclosing meter (a benchmark around a handler) sees what the inner one counts too. */
+  outer: Meter | undefined;
+}
+
+const meter = new AsyncLocalStorage<Meter>();
 
 const READS = new Set([
   'GetItemCommand',
@@ -28,9 +33,12 @@ const WRITES = new Set([
 
 /** Runs `fn` with a fresh meter and returns its result and what it consumed. */
 export async function metered<T>(fn: () => Promise<T>): Promise<{ result: T; consumed: ConsumedCapacity }> {
-  const consumed = { readCapacityUnits: 0, writeCapacityUnits: 0 };
-  const result = await meter.run(consumed, fn);
-  return { result, consumed };
+  const store: Meter = { readCapacityUnits: 0, writeCapacityUnits: 0, outer: meter.getStore() };
+  const result = await meter.run(store, fn);
+  return {
+    result,
+    consumed: { readCapacityUnits: store.readCapacityUnits, writeCapacityUnits: store.writeCapacityUnits },
+  };
 }
 
 /** The meter of the request in progress, if any. */
@@ -45,12 +53,13 @@ export function asksForCapacity(commandName: string): boolean {
 type Reported = { CapacityUnits?: number } | { CapacityUnits?: number }[] | undefined;
 
 export function recordConsumedCapacity(commandName: string, reported: Reported): void {
-  const store = meter.getStore();
-  if (!store || !reported) return;
+  if (!reported) return;
   const units = (Array.isArray(reported) ? reported : [reported]).reduce(
     (sum, c) => sum + (c.CapacityUnits ?? 0),
     0,
   );
-  if (READS.has(commandName)) store.readCapacityUnits += units;
-  else if (WRITES.has(commandName)) store.writeCapacityUnits += units;
+  for (let store = meter.getStore(); store; store = store.outer) {
+    if (READS.has(commandName)) store.readCapacityUnits += units;
+    else if (WRITES.has(commandName)) store.writeCapacityUnits += units;
+  }
 }

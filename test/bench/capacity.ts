@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedStack } from '#infra/local/embedded-stack.ts';
 import { ApiClient } from '../integration/helpers/test-stack.ts';
+import { type AuthCost, measureAuthCost } from './auth-cost.ts';
 
 export interface CapacityFigures {
   operation: string;
@@ -18,6 +19,7 @@ export interface CapacityFigures {
 export async function measureCapacity(): Promise<{
   operations: CapacityFigures[];
   sessionCheck: CapacityFigures;
+  authCost: AuthCost;
 }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-capacity-'));
   const lines: Record<string, unknown>[] = [];
@@ -64,6 +66,8 @@ export async function measureCapacity(): Promise<{
       },
     });
     record('update');
+    // Measured while the node exists; log lines of these in-process calls are not read.
+    const authCost = await measureAuthCost(created.body.nodeId, token);
     await api.call('DELETE', `/api/v1/items/${created.body.nodeId}`, { token, body: {} });
     record('delete (one node)');
 
@@ -75,6 +79,7 @@ export async function measureCapacity(): Promise<{
     return {
       operations: figures,
       sessionCheck: { operation: 'session check', ...consumed },
+      authCost,
     };
   } finally {
     console.log = log;

@@ -40,6 +40,17 @@ console.log(
     `update ${update?.writeCapacityUnits} WCU on the table (≤ ${TARGETS.updateWcu}) ${mark((update?.writeCapacityUnits ?? 99) <= TARGETS.updateWcu)}`,
 );
 
+const { authCost } = capacity;
+console.log(
+  '\nAuthentication and permission check per request (retrieve with it / the same retrieve without it)',
+);
+console.log(`  latency ratio (median of alternating in-process calls): ${authCost.latencyRatio.toFixed(2)}`);
+console.log(
+  `  consumed: RCU ${authCost.withAuth.readCapacityUnits} vs ${authCost.withoutAuth.readCapacityUnits}, ` +
+    `WCU ${authCost.withAuth.writeCapacityUnits} vs ${authCost.withoutAuth.writeCapacityUnits} ` +
+    '(plus one settings read per function instance a minute, one session write a minute while active)',
+);
+
 mkdirSync('bench-results', { recursive: true });
 writeFileSync(
   'bench-results/latest.json',

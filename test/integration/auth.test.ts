@@ -166,3 +166,38 @@ describe('authentication of every other route', () => {
     expect(Items?.[0]?.lastSeenAt > twoMinutesAgo).toBe(true);
   });
 });
+
+describe('forged tokens signed with the installation’s own key are still refused', () => {
+  it('expired, wrong issuer, wrong audience, alg none, HS256 with the public key: 401', async () => {
+    const { createHmac, createPrivateKey, createPublicKey, sign } = await import('node:crypto');
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const key = createPrivateKey(readFileSync(join(ctx.dataDir, 'token-signing-key.pem')));
+    const genuine = await api.login();
+    const [headerPart, payloadPart] = genuine.split('.') as [string, string];
+    const header = JSON.parse(Buffer.from(headerPart, 'base64url').toString());
+    const claims = JSON.parse(Buffer.from(payloadPart, 'base64url').toString());
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const es256 = (h: object, c: object) => {
+      const input = `${b64(h)}.${b64(c)}`;
+      return `${input}.${sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+    };
+    const now = Math.floor(Date.now() / 1000);
+    // The genuine token re-signed as is passes: the refusals below are for the reason each names.
+    expect((await api.call('GET', LIST, { token: es256(header, claims) })).status).toBe(200);
+    const hsInput = `${b64({ ...header, alg: 'HS256' })}.${b64(claims)}`;
+    const publicPem = createPublicKey(key).export({ format: 'pem', type: 'spki' });
+    const forged = [
+      es256(header, { ...claims, iat: now - 7200, exp: now - 60 }),
+      es256(header, { ...claims, iss: 'someone-else' }),
+      es256(header, { ...claims, aud: 'another-api' }),
+      `${b64({ ...header, alg: 'none' })}.${b64(claims)}.`,
+      `${hsInput}.${createHmac('sha256', publicPem).update(hsInput).digest('base64url')}`,
+    ];
+    for (const token of forged) {
+      const response = await api.call('GET', LIST, { token });
+      expect(response.status).toBe(401);
+      expect(response.body.code).toBe('INVALID_TOKEN');
+    }
+  });
+});
