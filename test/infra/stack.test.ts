@@ -220,3 +220,10 @@ describe('CORS', () => {
     );
   });
 });
+
+describe('size', () => {
+  it('stays well under CloudFormation’s 500-resource limit', () => {
+    const count = Object.keys(dev.toJSON().Resources).length;
+    expect(count).toBeLessThan(350);
+  });
+});
