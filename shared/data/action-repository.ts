@@ -1,13 +1,13 @@
 /** Actions: one item each, indexed by assignee and due date. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import type { Action } from '#shared/domain/action.ts';
 import { ConflictError } from '#shared/domain/errors.ts';
 import { retryableAsUnavailable } from './dynamo-errors.ts';
 import { actionKey, userActionsIndexKeys, userActionsPartition } from './keys.ts';
-import { queryAll } from './query-all.ts';
+import { getItem, queryAll } from './reads.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
 
 const actionItem = (action: Action) => ({
@@ -39,14 +39,8 @@ export async function createActions(actions: Action[]): Promise<void> {
 }
 
 export async function findAction(actionId: string): Promise<Action | null> {
-  try {
-    const { Item } = await dynamoDb.send(
-      new GetCommand({ TableName: config().tableName, Key: actionKey(actionId), ConsistentRead: true }),
-    );
-    return Item ? itemToAction(Item) : null;
-  } catch (error) {
-    return retryableAsUnavailable(error);
-  }
+  const item = await getItem(actionKey(actionId));
+  return item ? itemToAction(item) : null;
 }
 
 /** Replaces an action if it is still at `expectedNodeVersionId`. */

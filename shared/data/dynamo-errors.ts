@@ -38,3 +38,11 @@ export function retryableAsUnavailable(error: unknown): never {
   }
   throw error;
 }
+
+/** True when a transaction was cancelled because the condition of its action at `index` failed. */
+export function conditionFailedAt(error: unknown, index: number): boolean {
+  return (
+    error instanceof TransactionCanceledException &&
+    error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed'
+  );
+}

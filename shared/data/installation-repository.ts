@@ -1,14 +1,12 @@
 /** The installation record: whether the first administrator and the Default environment exist. */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import { bootstrapKey } from './keys.ts';
+import { getItem } from './reads.ts';
 
 export async function isBootstrapped(): Promise<boolean> {
-  const { Item } = await dynamoDb.send(
-    new GetCommand({ TableName: config().tableName, Key: bootstrapKey(), ConsistentRead: true }),
-  );
-  return Item !== undefined;
+  return (await getItem(bootstrapKey())) !== null;
 }
 
 export async function markBootstrapped(details: {

@@ -1,26 +1,15 @@
-/** Reads of nodes. Writes go through node-write-path.ts. */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb } from '#shared/clients/dynamodb.ts';
-import { config } from '#shared/config/index.ts';
 import type { Node } from '#shared/domain/node.ts';
-import { retryableAsUnavailable } from './dynamo-errors.ts';
 import { childrenPartition, type NodeCopy, nodeKey, typePartition } from './keys.ts';
 import { itemToNode } from './node-items.ts';
-import { queryAll } from './query-all.ts';
+import { getItem, queryAll } from './reads.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
 
 const [byParent, byType] = TABLE_SCHEMA.indexes;
 
 /** The working copy (or the published copy) of a node, deleted or not; null when there is none. */
 export async function findNode(nodeId: string, copy: NodeCopy = 'DRAFT'): Promise<Node | null> {
-  try {
-    const { Item } = await dynamoDb.send(
-      new GetCommand({ TableName: config().tableName, Key: nodeKey(nodeId, copy), ConsistentRead: true }),
-    );
-    return Item ? itemToNode(Item) : null;
-  } catch (error) {
-    return retryableAsUnavailable(error);
-  }
+  const item = await getItem(nodeKey(nodeId, copy));
+  return item ? itemToNode(item) : null;
 }
 
 const nodesOf = async (indexName: string, partitionAttribute: string, partition: string) =>

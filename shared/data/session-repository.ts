@@ -1,6 +1,6 @@
 /** Server-side sessions that access tokens name. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import { ServiceUnavailableError } from '#shared/domain/errors.ts';
@@ -14,7 +14,7 @@ import {
   userSessionsIndexKeys,
   userSessionsPartition,
 } from './keys.ts';
-import { queryAll } from './query-all.ts';
+import { getItem, queryAll } from './reads.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
 import { itemToUser } from './user-repository.ts';
 
@@ -135,12 +135,6 @@ export async function deleteSessionsOf(principalId: string, keep?: string): Prom
 }
 
 export async function findSession(sessionId: string): Promise<Session | null> {
-  try {
-    const { Item } = await dynamoDb.send(
-      new GetCommand({ TableName: config().tableName, Key: sessionKey(sessionId), ConsistentRead: true }),
-    );
-    return Item ? itemToSession(Item) : null;
-  } catch (error) {
-    return retryableAsUnavailable(error);
-  }
+  const item = await getItem(sessionKey(sessionId));
+  return item ? itemToSession(item) : null;
 }

@@ -1,24 +1,19 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import type { Settings } from '#shared/domain/settings.ts';
 import { retryableAsUnavailable } from './dynamo-errors.ts';
 import { settingsKey } from './keys.ts';
+import { getItem } from './reads.ts';
 
 export async function findSettings(): Promise<Settings | null> {
-  try {
-    const { Item } = await dynamoDb.send(
-      new GetCommand({ TableName: config().tableName, Key: settingsKey(), ConsistentRead: true }),
-    );
-    return Item
-      ? {
-          sessionTimeoutMinutes: Number(Item.sessionTimeoutMinutes),
-          webTokenExpiresInDays: Number(Item.webTokenExpiresInDays),
-        }
-      : null;
-  } catch (error) {
-    return retryableAsUnavailable(error);
-  }
+  const item = await getItem(settingsKey());
+  return item
+    ? {
+        sessionTimeoutMinutes: Number(item.sessionTimeoutMinutes),
+        webTokenExpiresInDays: Number(item.webTokenExpiresInDays),
+      }
+    : null;
 }
 
 export async function saveSettings(settings: Settings, changedBy: string): Promise<void> {

@@ -1,14 +1,14 @@
 /** Users: one profile item per user, one item that keeps usernames unique, and the roles granted to them. */
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
 import type { Role } from '#shared/domain/permissions.ts';
 import type { User } from '#shared/domain/user.ts';
-import { retryableAsUnavailable } from './dynamo-errors.ts';
+import { conditionFailedAt, retryableAsUnavailable } from './dynamo-errors.ts';
 import { GRANT_PREFIX, grantKey, USERS_PARTITION, userKey, usernameKey, usersIndexKeys } from './keys.ts';
-import { queryAll } from './query-all.ts';
+import { getItem, queryAll } from './reads.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
 
 export function itemToUser(item: Record<string, unknown>): User {
@@ -24,25 +24,13 @@ const userItem = (user: User) => ({
 });
 
 export async function findUser(principalId: string): Promise<User | null> {
-  try {
-    const { Item } = await dynamoDb.send(
-      new GetCommand({ TableName: config().tableName, Key: userKey(principalId), ConsistentRead: true }),
-    );
-    return Item ? itemToUser(Item) : null;
-  } catch (error) {
-    return retryableAsUnavailable(error);
-  }
+  const item = await getItem(userKey(principalId));
+  return item ? itemToUser(item) : null;
 }
 
 export async function findUserByUsername(username: string): Promise<User | null> {
-  try {
-    const { Item } = await dynamoDb.send(
-      new GetCommand({ TableName: config().tableName, Key: usernameKey(username), ConsistentRead: true }),
-    );
-    return Item ? findUser(String(Item.principalId)) : null;
-  } catch (error) {
-    return retryableAsUnavailable(error);
-  }
+  const item = await getItem(usernameKey(username));
+  return item ? findUser(String(item.principalId)) : null;
 }
 
 /** Every user, sorted by username. */
@@ -71,10 +59,7 @@ export async function createUser(user: User): Promise<void> {
       }),
     );
   } catch (error) {
-    if (
-      error instanceof TransactionCanceledException &&
-      error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
-    ) {
+    if (conditionFailedAt(error, 0)) {
       throw new ConflictError('USERNAME_TAKEN', `The username "${user.username}" is already taken`);
     }
     retryableAsUnavailable(error);
@@ -136,10 +121,7 @@ export async function putGrant(grant: GrantRecord): Promise<void> {
       }),
     );
   } catch (error) {
-    if (
-      error instanceof TransactionCanceledException &&
-      error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
-    ) {
+    if (conditionFailedAt(error, 0)) {
       throw new NotFoundError('USER_NOT_FOUND', `No user ${grant.principalId}`);
     }
     retryableAsUnavailable(error);
@@ -166,10 +148,7 @@ export async function deleteGrant(nodeId: string, principalId: string): Promise<
       }),
     );
   } catch (error) {
-    if (
-      error instanceof TransactionCanceledException &&
-      error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
-    ) {
+    if (conditionFailedAt(error, 0)) {
       throw new NotFoundError('GRANT_NOT_FOUND', `User ${principalId} holds no role on ${nodeId}`);
     }
     retryableAsUnavailable(error);

@@ -1,7 +1,19 @@
-import { paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import { retryableAsUnavailable } from './dynamo-errors.ts';
+
+/** One item by its key, strongly consistent (reads right after writes see them); null when absent. */
+export async function getItem(key: Record<string, string>): Promise<Record<string, unknown> | null> {
+  try {
+    const { Item } = await dynamoDb.send(
+      new GetCommand({ TableName: config().tableName, Key: key, ConsistentRead: true }),
+    );
+    return Item ?? null;
+  } catch (error) {
+    return retryableAsUnavailable(error);
+  }
+}
 
 /** Every item of one partition (of the table or an index), across pages. */
 export async function queryAll(
