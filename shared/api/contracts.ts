@@ -17,6 +17,7 @@ import {
   writeQuerySchema,
 } from '#shared/domain/node-payloads.ts';
 import { settingsSchema } from '#shared/domain/settings.ts';
+import { typedPathSchema, typedQuerySchema } from '#shared/domain/typed-retrieves.ts';
 import {
   changePasswordPayloadSchema,
   createUserPayloadSchema,
@@ -38,6 +39,7 @@ import {
   listPageSchema,
   retrievedNodeSchema,
   sessionsPageSchema,
+  typedElementSchema,
   usersPageSchema,
   userViewSchema,
 } from './response-schemas.ts';
@@ -468,6 +470,23 @@ export const completeActionContract = {
   },
 } satisfies OperationContract;
 
+export const getTypedNodeContract = {
+  summary: 'Retrieve an object of one type',
+  description:
+    'The object with its own `@type`, its parent as a NameElement and its type’s own fields (documents: ' +
+    'documentType, url, fileInfo; processes: tasks and edges; entities: attributes). An id of another type, or of ' +
+    'an object the caller may not read, is a 404. `draft=false` answers the published version.',
+  tag: 'Common',
+  authenticated: true,
+  request: { path: typedPathSchema, query: typedQuerySchema },
+  responses: {
+    200: { description: 'The object', body: typedElementSchema, headers: ETAG },
+    400: problem('Malformed id or query parameter'),
+    404: problem('No object of this type with this id (or not visible to the caller)'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+} satisfies OperationContract;
+
 export const apiDocsContract = {
   summary: 'Interactive API reference',
   description: 'Swagger UI and this OpenAPI document, served by the API itself (no CDN).',
@@ -518,6 +537,7 @@ export const CONTRACTS = {
   getAction: getActionContract,
   myActions: myActionsContract,
   completeAction: completeActionContract,
+  getTypedNode: getTypedNodeContract,
   apiDocs: apiDocsContract,
   routeNotFound: routeNotFoundContract,
 } satisfies Record<OperationName, OperationContract>;

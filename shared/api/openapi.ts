@@ -21,6 +21,7 @@ import {
   problemSchema,
   retrievedNodeSchema,
   sessionsPageSchema,
+  typedElementSchema,
   usersPageSchema,
   userViewSchema,
 } from './response-schemas.ts';
@@ -44,6 +45,7 @@ const NAMED = new Map<z.ZodMiniType, { name: string; io: 'input' | 'output' }>([
   [sessionsPageSchema, { name: 'SessionsPage', io: 'output' }],
   [settingsSchema, { name: 'Settings', io: 'output' }],
   [actionSchema, { name: 'Action', io: 'output' }],
+  [typedElementSchema, { name: 'TypedElement', io: 'output' }],
 ]);
 
 /** Tags of spec §1: Common, Action, User, and one per object type. */
@@ -132,9 +134,9 @@ function operationObject(route: Route) {
   const { body, bodyOptional, examples } = contract.request;
   return {
     operationId: route.id ?? route.operation,
-    summary: contract.summary,
+    summary: route.summary ?? contract.summary,
     ...(contract.description ? { description: contract.description } : {}),
-    tags: [contract.tag],
+    tags: [route.tag ?? contract.tag],
     ...(contract.authenticated ? {} : { security: [] }),
     parameters: parameters(contract, route),
     ...(body

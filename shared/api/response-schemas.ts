@@ -170,6 +170,31 @@ const nameElementSchema = z.strictObject({
   nodeId: z.string(),
 });
 
+const pointSchema = z.strictObject({ x: z.int(), y: z.int() });
+
+/** Per-type retrieve: the node fields with the object's own @type, and its type's own fields. */
+export const typedElementSchema = z.strictObject({
+  ...z.omit(baseElementSchema, { '@type': true }).shape,
+  '@type': z.string(),
+  parent: z.nullable(nameElementSchema),
+  richTextDescription: nullableString,
+  documentType: z.optional(z.nullable(z.enum(['URL', 'FILE']))),
+  url: z.optional(nullableString),
+  fileInfo: z.optional(z.nullable(z.strictObject({ uploadIdentifier: z.string(), name: z.string() }))),
+  tasks: z.optional(z.array(baseElementSchema)),
+  edges: z.optional(
+    z.array(
+      z.strictObject({
+        sourceNodeId: z.string(),
+        sourcePortPoint: pointSchema,
+        targetNodeId: z.string(),
+        targetPortPoint: pointSchema,
+      }),
+    ),
+  ),
+  attributes: z.optional(z.array(nameElementSchema)),
+});
+
 /** Spec §2.6 action, with its status and completion date. */
 export const actionSchema = z.strictObject({
   actionId: z.string(),

@@ -3,6 +3,8 @@
  * HTTP adapter dispatches with, and the fallback uses to tell 404 from 405.
  */
 
+import { TYPED_RETRIEVES } from '#shared/domain/typed-retrieves.ts';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
 /** What an operation's function may touch; the stack grants exactly this. */
@@ -66,6 +68,7 @@ export const OPERATIONS = {
   myActions: { entry: 'functions/actions/my-actions.ts', access: authenticated('read') },
   getAction: { entry: 'functions/actions/get-action.ts', access: authenticated('read') },
   completeAction: { entry: 'functions/actions/complete-action.ts', access: authenticated('readWrite') },
+  getTypedNode: { entry: 'functions/nodes/get-typed-node.ts', access: authenticated('read') },
   apiDocs: {
     entry: 'functions/docs/api-docs.ts',
     access: { table: 'none', bucket: 'none', signsTokens: false, verifiesTokens: false },
@@ -86,6 +89,9 @@ export interface Route {
   operation: OperationName;
   /** operationId in the OpenAPI document when several routes share an operation (default: the operation). */
   id?: string;
+  /** Tag and summary in the reference when they differ from the operation's (per-type routes). */
+  tag?: string;
+  summary?: string;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -115,6 +121,16 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: `${API_PREFIX}/admin/actions/{actionId}`, operation: 'getAction' },
   { method: 'GET', path: `${API_PREFIX}/users/me/actions`, operation: 'myActions' },
   { method: 'POST', path: `${API_PREFIX}/users/me/actions/{actionId}/done`, operation: 'completeAction' },
+  ...TYPED_RETRIEVES.map(
+    (typed): Route => ({
+      method: 'GET',
+      path: `${API_PREFIX}${typed.path}`,
+      operation: 'getTypedNode',
+      id: `get${typed.label.replace(/(^|[\s-])(\w)/g, (_, __, c: string) => c.toUpperCase())}`,
+      tag: typed.tag,
+      summary: `Retrieve a ${typed.label}`,
+    }),
+  ),
   { method: 'GET', path: `${API_PREFIX}/swagger`, operation: 'apiDocs', id: 'apiReferencePage' },
   { method: 'GET', path: `${API_PREFIX}/swagger/openapi.json`, operation: 'apiDocs', id: 'openApiDocument' },
   { method: 'GET', path: `${API_PREFIX}/swagger/{file}`, operation: 'apiDocs', id: 'apiReferenceAsset' },

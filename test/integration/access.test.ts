@@ -3,8 +3,9 @@
  * say. A route added without a row here fails the first test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TYPED_RETRIEVES } from '#shared/domain/typed-retrieves.ts';
 import { ROUTES } from '#shared/http/routes.ts';
-import { createNode, folder, urlDocument } from './helpers/library.ts';
+import { createNode, createOfType, folder, urlDocument } from './helpers/library.ts';
 import {
   buildWorld,
   createUser,
@@ -250,6 +251,17 @@ const MATRIX: Record<string, { expected: Expected; call: (persona: Persona) => P
     call: async () => ({ method: 'GET', path: '/api/v1/swagger/swagger-ui.css' }),
   },
 };
+
+// The per-type retrieves answer like retrieve: readers of environment A read its objects.
+for (const typed of TYPED_RETRIEVES) {
+  MATRIX[`GET /api/v1${typed.path}`] = {
+    expected: expect6(401, 200, 200, 404, 200, 200),
+    call: async () => {
+      const node = await createOfType(api, admin(), world.envA, typed.nodeTypes[0] as string);
+      return { method: 'GET', path: `/api/v1${typed.path.replace(`{${typed.param}}`, node.nodeId)}` };
+    },
+  };
+}
 
 describe('access matrix', () => {
   it('has a row for every route of the route table', () => {

@@ -33,3 +33,68 @@ export const urlDocument = (
   name,
   url,
 });
+
+/** Creates an object of `nodeType` in an environment, with whatever folders or parents it needs. */
+export async function createOfType(
+  api: ApiClient,
+  token: string,
+  environmentId: string,
+  nodeType: string,
+  name = `A ${nodeType}`,
+): Promise<any> {
+  const under = async (
+    parentId: string,
+    type: string,
+    payloadType: string,
+    extra: Record<string, unknown> = {},
+  ) =>
+    createNode(api, token, {
+      parent: { nodeId: parentId },
+      '@type': payloadType,
+      nodeType: type,
+      name,
+      ...extra,
+    });
+  switch (nodeType) {
+    case 'DOCUMENT':
+      return under(
+        (await createNode(api, token, folder(environmentId, `${name} folder`))).nodeId,
+        'DOCUMENT',
+        'Document',
+        {
+          documentType: 'URL',
+          url: 'https://example.com/doc',
+        },
+      );
+    case 'PROCESS': {
+      const set = await createNode(api, token, {
+        parent: { nodeId: environmentId },
+        '@type': 'NodeElement',
+        nodeType: 'PROCESS_SET',
+        name: `${name} folder`,
+      });
+      return under(set.nodeId, 'PROCESS', 'Process');
+    }
+    case 'ATTRIBUTE': {
+      const entity = await createOfType(api, token, environmentId, 'ENTITY', `${name} entity`);
+      return under(entity.nodeId, 'ATTRIBUTE', 'Attribute');
+    }
+    default: {
+      const payloadType = {
+        CAPABILITY: 'Capability',
+        POST: 'Post',
+        CONTROL: 'Control',
+        TERM: 'Term',
+        ENTITY: 'Entity',
+        ASSET: 'Asset',
+        RESOURCE: 'Resource',
+        ROLE: 'Role',
+        INDICATOR: 'Indicator',
+        RISK: 'Risk',
+        RULE: 'Rule',
+      }[nodeType];
+      if (!payloadType) throw new Error(`createOfType: no recipe for ${nodeType}`);
+      return under(environmentId, nodeType, payloadType);
+    }
+  }
+}
