@@ -138,3 +138,20 @@ export async function findSession(sessionId: string): Promise<Session | null> {
   const item = await getItem(sessionKey(sessionId));
   return item ? itemToSession(item) : null;
 }
+
+/** Marks a session as confirmed at `at` (it survives a password change made in it). */
+export async function confirmSession(sessionId: string, at: string): Promise<void> {
+  try {
+    await dynamoDb.send(
+      new UpdateCommand({
+        TableName: config().tableName,
+        Key: sessionKey(sessionId),
+        UpdateExpression: 'SET validFrom = :at',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    );
+  } catch (error) {
+    retryableAsUnavailable(error);
+  }
+}

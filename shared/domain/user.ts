@@ -19,6 +19,8 @@ export interface User {
   createdAt: string;
   /** Roles granted to this user, by the nodeId of the environment or folder they were granted on. */
   grants: Record<string, Role>;
+  /** Sessions valid before this instant have ended (set when the password changes). */
+  sessionsValidFrom?: string;
 }
 
 export interface Session {
@@ -30,6 +32,8 @@ export interface Session {
   expiresAt: string;
   userAgent: string | null;
   sourceIp: string | null;
+  /** When the session was last (re)confirmed: its creation, or the password change made in it. */
+  validFrom?: string;
 }
 
 /** Spec §2.6 principal: the public fields of a user. */

@@ -107,6 +107,9 @@ export async function authenticate(token: string, now = new Date()): Promise<Cal
     throw sessionEnded('idle for too long');
   }
   if (user?.status !== 'ACTIVE') throw sessionEnded('the user is disabled');
+  if (user.sessionsValidFrom && (session.validFrom ?? session.createdAt) < user.sessionsValidFrom) {
+    throw sessionEnded('the password was changed');
+  }
   if (
     idleMs > touchIntervalMs(settings.sessionTimeoutMinutes) &&
     !(await touchSession(session.sessionId, now.toISOString()))

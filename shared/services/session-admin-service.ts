@@ -26,7 +26,15 @@ export async function sessionsPage(
   const byId = new Map(users.map((u) => [u.principalId, toPrincipal(u)]));
   const live = sessions
     .filter((s) => s.expiresAt > now)
-    .map(({ principalId, ...s }) => ({ ...s, user: byId.get(principalId) ?? null }));
+    .map((s) => ({
+      sessionId: s.sessionId,
+      user: byId.get(s.principalId) ?? null,
+      createdAt: s.createdAt,
+      lastSeenAt: s.lastSeenAt,
+      expiresAt: s.expiresAt,
+      userAgent: s.userAgent,
+      sourceIp: s.sourceIp,
+    }));
   return pageOf(live, 'createdAt', query);
 }
 

@@ -1,6 +1,6 @@
 /** User administration (system administrators) and a user's own password. */
 import { hashPassword, verifyPassword } from '#shared/auth/passwords.ts';
-import { deleteSessionsOf } from '#shared/data/session-repository.ts';
+import { confirmSession, deleteSessionsOf } from '#shared/data/session-repository.ts';
 import { createUser, findUser, listUsers, saveUser } from '#shared/data/user-repository.ts';
 import { NotFoundError, UnauthenticatedError } from '#shared/domain/errors.ts';
 import { newId, timestamp } from '#shared/domain/node.ts';
@@ -68,7 +68,7 @@ export async function changeUser(
   const updated: User = {
     ...user,
     ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
-    ...(password ? { passwordHash: await hashPassword(password) } : {}),
+    ...(password ? { passwordHash: await hashPassword(password), sessionsValidFrom: timestamp() } : {}),
   };
   await saveUser(updated);
   // A disabled user, or one whose password an administrator reset, is logged out everywhere at once.
@@ -86,6 +86,10 @@ export async function changeOwnPassword(
   if (!user || !(await verifyPassword(oldPassword, user.passwordHash))) {
     throw new UnauthenticatedError('INVALID_CREDENTIALS', 'The old password is wrong');
   }
-  await saveUser({ ...user, passwordHash: await hashPassword(newPassword) });
+  // Sessions from before the change end on their next request (checked against the user item), even
+  // one the session index has not caught up with; this session is re-confirmed first, so it stays.
+  const now = timestamp();
+  await confirmSession(caller.sessionId, now);
+  await saveUser({ ...user, passwordHash: await hashPassword(newPassword), sessionsValidFrom: now });
   await deleteSessionsOf(user.principalId, caller.sessionId);
 }

@@ -1,0 +1,66 @@
+/** Session checks that need a clock or a lagging index, which the integration tests cannot arrange. */
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { UnauthenticatedError } from '#shared/domain/errors.ts';
+
+vi.mock('#shared/auth/access-tokens.ts', () => ({
+  verifyAccessToken: async () => ({ principalId: 'U1', sessionId: 'S1', username: 'ann' }),
+}));
+
+const { authenticate } = await import('#shared/services/auth-service.ts');
+const ddb = mockClient(DynamoDBDocumentClient);
+const now = new Date('2026-11-22T12:00:00.000Z');
+
+function store(session: Record<string, unknown>, user: Record<string, unknown>) {
+  ddb.on(BatchGetCommand).resolves({
+    Responses: {
+      'unit-test-table': [
+        {
+          PK: 'SESSION#S1',
+          SK: 'SESSION',
+          sessionId: 'S1',
+          principalId: 'U1',
+          createdAt: '2026-11-22T11:00:00.000Z',
+          lastSeenAt: '2026-11-22T11:59:30.000Z',
+          expiresAt: '2026-11-23T11:00:00.000Z',
+          ...session,
+        },
+        {
+          PK: 'USER#U1',
+          SK: 'PROFILE',
+          principalId: 'U1',
+          username: 'ann',
+          name: 'Ann',
+          status: 'ACTIVE',
+          systemAdmin: false,
+          grants: {},
+          ...user,
+        },
+      ],
+    },
+  });
+}
+
+beforeEach(() => {
+  ddb.reset();
+  ddb.on(GetCommand).resolves({});
+  ddb.on(UpdateCommand).resolves({});
+});
+
+describe('authenticate', () => {
+  it('accepts a live session of an active user', async () => {
+    store({}, {});
+    expect((await authenticate('token', now)).principal.username).toBe('ann');
+  });
+
+  it('ends sessions from before a password change, even if the session index never showed them', async () => {
+    store({}, { sessionsValidFrom: '2026-11-22T11:30:00.000Z' });
+    await expect(authenticate('token', now)).rejects.toBeInstanceOf(UnauthenticatedError);
+  });
+
+  it('keeps the session the password was changed in', async () => {
+    store({ validFrom: '2026-11-22T11:30:00.000Z' }, { sessionsValidFrom: '2026-11-22T11:30:00.000Z' });
+    expect((await authenticate('token', now)).sessionId).toBe('S1');
+  });
+});
