@@ -7,6 +7,16 @@ export const LIBRARY_PARENT = 'LIBRARY';
 
 export const nodeKey = (nodeId: string, copy: NodeCopy = 'DRAFT') => ({ PK: `NODE#${nodeId}`, SK: copy });
 
+/**
+ * A parent's record of one live child, in the parent's own partition: unlike the children index, it
+ * can be read strongly consistent, so a subtree delete cannot miss a child created just before it.
+ */
+export const childLinkKey = (parentId: string, childId: string) => ({
+  PK: `NODE#${parentId}`,
+  SK: `CHILD#${childId}`,
+});
+export const CHILD_LINK_PREFIX = 'CHILD#';
+
 export const childrenIndexKeys = (parentId: string | null, nodeId: string, deleted: boolean) => ({
   GSI1PK: `${deleted ? 'DELETED#' : ''}PARENT#${parentId ?? LIBRARY_PARENT}`,
   GSI1SK: `NODE#${nodeId}`,

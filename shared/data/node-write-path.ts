@@ -10,7 +10,7 @@ import { config } from '#shared/config/index.ts';
 import { ConflictError } from '#shared/domain/errors.ts';
 import type { Node } from '#shared/domain/node.ts';
 import { retryableAsUnavailable } from './dynamo-errors.ts';
-import { nodeKey } from './keys.ts';
+import { childLinkKey, nodeKey } from './keys.ts';
 import { nodeToItem } from './node-items.ts';
 
 export type NodeWrite =
@@ -23,7 +23,7 @@ export type NodeWrite =
   /** Nothing is written, but the commit fails unless this node exists and is not deleted. */
   | { kind: 'requireLive'; nodeId: string };
 
-/** DynamoDB's limit on actions in one transaction. */
+/** DynamoDB's limit on items in one transaction. */
 export const MAX_WRITES_PER_COMMIT = 100;
 
 /** A condition of the listed writes did not hold; nothing of the commit was written. */
@@ -35,51 +35,82 @@ export class NodeWriteConflict extends ConflictError {
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-function toTransactItem(write: NodeWrite, TableName: string): TransactItem {
+/**
+ * The items one write puts into the transaction. Creating a node also records it with its parent,
+ * and soft-deleting it removes that record, so the parent's children can be read consistently.
+ */
+function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
   switch (write.kind) {
-    case 'create':
-      return {
-        Put: { TableName, Item: nodeToItem(write.node), ConditionExpression: 'attribute_not_exists(PK)' },
+    case 'create': {
+      const { node } = write;
+      const put: TransactItem = {
+        Put: { TableName, Item: nodeToItem(node), ConditionExpression: 'attribute_not_exists(PK)' },
       };
-    case 'replace':
-      return {
+      if (!node.parentId) return [put];
+      const link = {
+        ...childLinkKey(node.parentId, node.nodeId),
+        entity: 'ChildLink',
+        childId: node.nodeId,
+        nodeType: node.nodeType,
+      };
+      return [put, { Put: { TableName, Item: link } }];
+    }
+    case 'replace': {
+      const { node } = write;
+      const put: TransactItem = {
         Put: {
           TableName,
-          Item: nodeToItem(write.node),
+          Item: nodeToItem(node),
           ConditionExpression: 'nodeVersionId = :expected AND deleted = :false',
           ExpressionAttributeValues: { ':expected': write.expectedNodeVersionId, ':false': false },
         },
       };
+      if (!node.deleted || !node.parentId) return [put];
+      return [put, { Delete: { TableName, Key: childLinkKey(node.parentId, node.nodeId) } }];
+    }
     case 'deletePublished':
-      return {
-        Update: {
-          TableName,
-          Key: nodeKey(write.nodeId, 'PUBLISHED'),
-          UpdateExpression: 'SET deleted = :true, modificationDate = :at',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeValues: { ':true': true, ':at': write.modificationDate },
+      return [
+        {
+          Update: {
+            TableName,
+            Key: nodeKey(write.nodeId, 'PUBLISHED'),
+            UpdateExpression: 'SET deleted = :true, modificationDate = :at',
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeValues: { ':true': true, ':at': write.modificationDate },
+          },
         },
-      };
+      ];
     case 'requireLive':
-      return {
-        ConditionCheck: {
-          TableName,
-          Key: nodeKey(write.nodeId),
-          ConditionExpression: 'attribute_exists(PK) AND deleted = :false',
-          ExpressionAttributeValues: { ':false': false },
+      return [
+        {
+          ConditionCheck: {
+            TableName,
+            Key: nodeKey(write.nodeId),
+            ConditionExpression: 'attribute_exists(PK) AND deleted = :false',
+            ExpressionAttributeValues: { ':false': false },
+          },
         },
-      };
+      ];
   }
+}
+
+/** How many transaction items a set of writes takes (a commit holds at most MAX_WRITES_PER_COMMIT). */
+export function transactionSize(writes: NodeWrite[]): number {
+  return writes.reduce((size, write) => size + toTransactItems(write, '').length, 0);
 }
 
 /** Commits the writes all together or not at all. */
 export async function commitNodeWrites(writes: NodeWrite[]): Promise<void> {
   if (writes.length === 0) return;
-  if (writes.length > MAX_WRITES_PER_COMMIT) {
-    throw new Error(`A commit holds at most ${MAX_WRITES_PER_COMMIT} writes, got ${writes.length}`);
-  }
   const { tableName } = config();
-  const items = writes.map((w) => toTransactItem(w, tableName));
+  // Each transaction item remembers the write it came from, to name the writes whose condition failed.
+  const expanded = writes.flatMap((write) =>
+    toTransactItems(write, tableName).map((item) => ({ write, item })),
+  );
+  if (expanded.length > MAX_WRITES_PER_COMMIT) {
+    throw new Error(`A commit holds at most ${MAX_WRITES_PER_COMMIT} items, got ${expanded.length}`);
+  }
+  const items = expanded.map((e) => e.item);
   const only = items.length === 1 ? items[0]?.Put : undefined;
   try {
     // A single put needs no transaction (half the write cost); anything else is all-or-nothing.
@@ -89,7 +120,11 @@ export async function commitNodeWrites(writes: NodeWrite[]): Promise<void> {
     if (error instanceof ConditionalCheckFailedException) throw new NodeWriteConflict(writes);
     if (error instanceof TransactionCanceledException) {
       const reasons = error.CancellationReasons ?? [];
-      const failed = writes.filter((_, i) => reasons[i]?.Code === 'ConditionalCheckFailed');
+      const failed = [
+        ...new Set(
+          expanded.filter((_, i) => reasons[i]?.Code === 'ConditionalCheckFailed').map((e) => e.write),
+        ),
+      ];
       if (failed.length > 0) throw new NodeWriteConflict(failed);
     }
     retryableAsUnavailable(error);

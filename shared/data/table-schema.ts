@@ -7,6 +7,7 @@
  * |---------------------------------------|-------------------------------------------------|
  * | node by id (working / published copy) | PK=NODE#<id>, SK=DRAFT / PUBLISHED              |
  * | children of a node                    | GSI1: GSI1PK=PARENT#<id>, GSI1SK=NODE#<id>     |
+ * | live children, strongly consistent    | PK=NODE#<parent>, SK begins_with CHILD#         |
  * | nodes of a type (e.g. environments)   | GSI2: GSI2PK=TYPE#<nodeType>, GSI2SK=NODE#<id> |
  * | user by id                            | PK=USER#<principalId>, SK=PROFILE               |
  * | user id by username (unique)          | PK=USERNAME#<lower-case username>, SK=USERNAME  |

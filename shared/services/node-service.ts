@@ -3,12 +3,13 @@
  * write goes through the one write path; rules come from the node-type catalogue.
  */
 
-import { findLiveChildren, findNode } from '#shared/data/node-repository.ts';
+import { findLiveChildIds, findNode, findNodes } from '#shared/data/node-repository.ts';
 import {
   commitNodeWrites,
   MAX_WRITES_PER_COMMIT,
   type NodeWrite,
   NodeWriteConflict,
+  transactionSize,
 } from '#shared/data/node-write-path.ts';
 import {
   BadRequestError,
@@ -351,7 +352,8 @@ async function collectSubtree(root: Node): Promise<Node[]> {
   const subtree = [root];
   for (let i = 0; i < subtree.length; i++) {
     const node = subtree[i] as Node;
-    subtree.push(...(await findLiveChildren(node.nodeId)));
+    const children = await findNodes(await findLiveChildIds(node.nodeId));
+    subtree.push(...children.filter((child) => !child.deleted));
   }
   return subtree;
 }
@@ -402,7 +404,7 @@ export async function deleteNode(
 async function commitInBatches(groups: NodeWrite[][]): Promise<void> {
   let batch: NodeWrite[] = [];
   for (const group of groups) {
-    if (batch.length + group.length > MAX_WRITES_PER_COMMIT) {
+    if (transactionSize(batch) + transactionSize(group) > MAX_WRITES_PER_COMMIT) {
       await commitNodeWrites(batch);
       batch = [];
     }

@@ -38,15 +38,21 @@ describe('commitNodeWrites', () => {
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
-  it('moves deleted nodes to DELETED# index keys so lists skip them', async () => {
-    ddb.on(PutCommand).resolves({});
+  it('soft-deletes into DELETED# index keys (lists skip them) and removes the parent’s child record, together', async () => {
+    ddb.on(TransactWriteCommand).resolves({});
     await commitNodeWrites([
       { kind: 'replace', node: { ...node, deleted: true }, expectedNodeVersionId: 'OLD' },
     ]);
-    const item = ddb.commandCalls(PutCommand)[0]?.args[0].input.Item;
-    expect(item).toMatchObject({
+    const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems;
+    expect(items?.[0]?.Put?.Item).toMatchObject({
       GSI1PK: `DELETED#PARENT#${node.parentId}`,
       GSI2PK: 'DELETED#TYPE#DOCUMENT',
+    });
+    expect(items?.[1]).toEqual({
+      Delete: {
+        TableName: 'unit-test-table',
+        Key: { PK: `NODE#${node.parentId}`, SK: `CHILD#${node.nodeId}` },
+      },
     });
   });
 
@@ -73,18 +79,32 @@ describe('commitNodeWrites', () => {
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },
+      {
+        Put: {
+          TableName: 'unit-test-table',
+          Item: {
+            PK: `NODE#${node.parentId}`,
+            SK: `CHILD#${node.nodeId}`,
+            entity: 'ChildLink',
+            childId: node.nodeId,
+            nodeType: 'DOCUMENT',
+          },
+        },
+      },
     ]);
   });
 
   it('turns a failed condition into a NodeWriteConflict naming the failed writes', async () => {
     ddb.on(PutCommand).rejects(new ConditionalCheckFailedException({ message: 'failed', $metadata: {} }));
-    await expect(commitNodeWrites([{ kind: 'create', node }])).rejects.toBeInstanceOf(NodeWriteConflict);
+    await expect(
+      commitNodeWrites([{ kind: 'replace', node, expectedNodeVersionId: 'OLD' }]),
+    ).rejects.toBeInstanceOf(NodeWriteConflict);
 
     ddb.on(TransactWriteCommand).rejects(
       new TransactionCanceledException({
         message: 'cancelled',
         $metadata: {},
-        CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }],
+        CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }],
       }),
     );
     const error = await commitNodeWrites([
@@ -99,9 +119,9 @@ describe('commitNodeWrites', () => {
     ddb
       .on(PutCommand)
       .rejects(new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} }));
-    await expect(commitNodeWrites([{ kind: 'create', node }])).rejects.toBeInstanceOf(
-      ServiceUnavailableError,
-    );
+    await expect(
+      commitNodeWrites([{ kind: 'replace', node, expectedNodeVersionId: 'OLD' }]),
+    ).rejects.toBeInstanceOf(ServiceUnavailableError);
     ddb.on(TransactWriteCommand).rejects(
       new TransactionCanceledException({
         message: 'c',
@@ -117,8 +137,8 @@ describe('commitNodeWrites', () => {
     ).rejects.toBeInstanceOf(ServiceUnavailableError);
   });
 
-  it('refuses more writes than one transaction holds', async () => {
-    const writes = Array.from({ length: 101 }, () => ({ kind: 'create' as const, node }));
-    await expect(commitNodeWrites(writes)).rejects.toThrow(/at most 100/);
+  it('refuses more items than one transaction holds (a create with a parent takes two)', async () => {
+    const writes = Array.from({ length: 51 }, () => ({ kind: 'create' as const, node }));
+    await expect(commitNodeWrites(writes)).rejects.toThrow(/at most 100 items, got 102/);
   });
 });

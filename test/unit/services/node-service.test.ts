@@ -1,5 +1,12 @@
 /** Rules of the node use cases that the integration tests cannot reach with only an administrator. */
-import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ForbiddenError, NotFoundError } from '#shared/domain/errors.ts';
@@ -51,5 +58,44 @@ describe('environments', () => {
     await expect(deleteNode(editor, environment.nodeId, undefined)).rejects.toBeInstanceOf(NotFoundError);
     expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+});
+
+describe('deleting a subtree', () => {
+  it('finds children through the parent’s consistent child records, not the lagging index', async () => {
+    const admin: Caller = { ...editor, systemAdmin: true };
+    const folder = sampleNode({
+      nodeId: 'F0000000-0000-4000-8000-000000000001',
+      nodeType: 'DOCUMENT_SET',
+      documentType: null,
+      url: null,
+    });
+    const child = sampleNode({ nodeId: 'C1000000-0000-4000-8000-000000000001', parentId: folder.nodeId });
+    ddb.on(GetCommand).resolves({ Item: { PK: `NODE#${folder.nodeId}`, SK: 'DRAFT', ...folder } });
+    ddb
+      .on(QueryCommand, {
+        ExpressionAttributeValues: { ':pk': `NODE#${folder.nodeId}`, ':prefix': 'CHILD#' },
+      })
+      .resolves({ Items: [{ childId: child.nodeId }] })
+      .on(QueryCommand, { ExpressionAttributeValues: { ':pk': `NODE#${child.nodeId}`, ':prefix': 'CHILD#' } })
+      .resolves({ Items: [] });
+    ddb
+      .on(BatchGetCommand)
+      .resolves({
+        Responses: { 'unit-test-table': [{ PK: `NODE#${child.nodeId}`, SK: 'DRAFT', ...child }] },
+      });
+    ddb.on(TransactWriteCommand).resolves({});
+
+    const deleted = await deleteNode(admin, folder.nodeId, undefined);
+    expect(deleted.map((n) => n.nodeId)).toEqual([folder.nodeId, child.nodeId]);
+    for (const call of ddb.commandCalls(QueryCommand)) expect(call.args[0].input.ConsistentRead).toBe(true);
+    const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
+    // Deepest first, the folder last; each with the removal of its parent's child record.
+    expect(items.map((i) => i.Put?.Item?.nodeId ?? i.Delete?.Key?.SK)).toEqual([
+      child.nodeId,
+      `CHILD#${child.nodeId}`,
+      folder.nodeId,
+      `CHILD#${folder.nodeId}`,
+    ]);
   });
 });
