@@ -79,11 +79,8 @@ describe('deleting a subtree', () => {
       .resolves({ Items: [{ childId: child.nodeId }] })
       .on(QueryCommand, { ExpressionAttributeValues: { ':pk': `NODE#${child.nodeId}`, ':prefix': 'CHILD#' } })
       .resolves({ Items: [] });
-    ddb
-      .on(BatchGetCommand)
-      .resolves({
-        Responses: { 'unit-test-table': [{ PK: `NODE#${child.nodeId}`, SK: 'DRAFT', ...child }] },
-      });
+    const childItems = [{ PK: `NODE#${child.nodeId}`, SK: 'DRAFT', ...child }];
+    ddb.on(BatchGetCommand).resolves({ Responses: { 'unit-test-table': childItems } });
     ddb.on(TransactWriteCommand).resolves({});
 
     const deleted = await deleteNode(admin, folder.nodeId, undefined);
