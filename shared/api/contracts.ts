@@ -288,6 +288,7 @@ export const updateUserContract = {
     ...JSON_BODY_PROBLEMS,
     403: problem('Not a system administrator'),
     404: problem('USER_NOT_FOUND'),
+    409: problem('CANNOT_LOCK_OUT_SELF: an administrator cannot demote or disable themselves'),
     ...AUTHENTICATED_PROBLEMS,
   },
 } satisfies OperationContract;

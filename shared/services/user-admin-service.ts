@@ -2,7 +2,7 @@
 import { hashPassword, verifyPassword } from '#shared/auth/passwords.ts';
 import { confirmSession, deleteSessionsOf } from '#shared/data/session-repository.ts';
 import { createUser, findUser, listUsers, saveUser } from '#shared/data/user-repository.ts';
-import { NotFoundError, UnauthenticatedError } from '#shared/domain/errors.ts';
+import { ConflictError, NotFoundError, UnauthenticatedError } from '#shared/domain/errors.ts';
 import { newId, timestamp } from '#shared/domain/node.ts';
 import { type Caller, type Principal, toPrincipal, type User, type UserStatus } from '#shared/domain/user.ts';
 import type { CreateUserPayload, UpdateUserPayload } from '#shared/domain/user-payloads.ts';
@@ -64,6 +64,16 @@ export async function changeUser(
   requireSystemAdmin(caller);
   const user = await findUser(principalId);
   if (!user) throw new NotFoundError('USER_NOT_FOUND', `No user ${principalId}`);
+  // An administrator cannot lock themselves out (and so cannot remove the last administrator).
+  if (
+    principalId === caller.principal.principalId &&
+    (payload.systemAdmin === false || payload.status === 'DISABLED')
+  ) {
+    throw new ConflictError(
+      'CANNOT_LOCK_OUT_SELF',
+      'You cannot remove your own administrator role or disable yourself',
+    );
+  }
   const { password, ...fields } = payload;
   const updated: User = {
     ...user,

@@ -72,6 +72,21 @@ describe('users', () => {
     expect((await api.call('GET', LIST, { token: await api.login('dave', PASSWORD) })).status).toBe(200);
   });
 
+  it('an administrator cannot demote or disable themselves (there is always one left)', async () => {
+    const self = (
+      await api.call('GET', '/api/v1/admin/users?pageSize=1000', { token: admin })
+    ).body.results.find((u: { username: string }) => u.username === 'admin');
+    for (const body of [{ systemAdmin: false }, { status: 'DISABLED' }]) {
+      const refused = await api.call('PATCH', `/api/v1/admin/users/${self.principalId}`, {
+        token: admin,
+        body,
+      });
+      expect(refused.status).toBe(409);
+      expect(refused.body.code).toBe('CANNOT_LOCK_OUT_SELF');
+    }
+    expect((await api.call('GET', '/api/v1/admin/users', { token: admin })).status).toBe(200);
+  });
+
   it('a user changes their own password: old one required, other sessions end, this one stays', async () => {
     await createUser(api, admin, 'erin');
     const here = await api.login('erin', PASSWORD);
