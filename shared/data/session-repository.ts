@@ -88,15 +88,20 @@ export async function findSessionWithUser(
   }
 }
 
-/** Records activity for the idle timeout. Returns false when the session is gone. */
-export async function touchSession(sessionId: string, at: string): Promise<boolean> {
+/** Sets one timestamp of a live session. Returns false when the session is gone. */
+async function stampSession(
+  sessionId: string,
+  field: 'lastSeenAt' | 'validFrom',
+  at: string,
+): Promise<boolean> {
   try {
     await dynamoDb.send(
       new UpdateCommand({
         TableName: config().tableName,
         Key: sessionKey(sessionId),
-        UpdateExpression: 'SET lastSeenAt = :at',
+        UpdateExpression: 'SET #field = :at',
         ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#field': field },
         ExpressionAttributeValues: { ':at': at },
       }),
     );
@@ -105,6 +110,11 @@ export async function touchSession(sessionId: string, at: string): Promise<boole
     if (error instanceof ConditionalCheckFailedException) return false;
     return retryableAsUnavailable(error);
   }
+}
+
+/** Records activity for the idle timeout. Returns false when the session is gone. */
+export function touchSession(sessionId: string, at: string): Promise<boolean> {
+  return stampSession(sessionId, 'lastSeenAt', at);
 }
 
 export async function deleteSession(sessionId: string): Promise<void> {
@@ -141,17 +151,5 @@ export async function findSession(sessionId: string): Promise<Session | null> {
 
 /** Marks a session as confirmed at `at` (it survives a password change made in it). */
 export async function confirmSession(sessionId: string, at: string): Promise<void> {
-  try {
-    await dynamoDb.send(
-      new UpdateCommand({
-        TableName: config().tableName,
-        Key: sessionKey(sessionId),
-        UpdateExpression: 'SET validFrom = :at',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':at': at },
-      }),
-    );
-  } catch (error) {
-    retryableAsUnavailable(error);
-  }
+  await stampSession(sessionId, 'validFrom', at);
 }

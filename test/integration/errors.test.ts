@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultEnvironmentId, folder } from './helpers/library.ts';
-import { type ApiClient, startTestStack, type TestStack } from './helpers/test-stack.ts';
+import { folder } from './helpers/library.ts';
+import { type ApiClient, startAdminSession, type TestStack } from './helpers/test-stack.ts';
 
 let ctx: TestStack;
 let api: ApiClient;
@@ -8,10 +8,7 @@ let token: string;
 let environmentId: string;
 
 beforeAll(async () => {
-  ctx = await startTestStack();
-  api = ctx.api;
-  token = await api.login();
-  environmentId = await defaultEnvironmentId(api, token);
+  ({ ctx, api, token, environmentId } = await startAdminSession());
 });
 afterAll(() => ctx.close());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NODE_TYPES } from '#shared/domain/node-types.ts';
-import { createNode, defaultEnvironmentId, folder, urlDocument } from './helpers/library.ts';
-import { type ApiClient, startTestStack, type TestStack } from './helpers/test-stack.ts';
+import { createNode, folder, urlDocument } from './helpers/library.ts';
+import { type ApiClient, startAdminSession, type TestStack } from './helpers/test-stack.ts';
 
 const UPPER_UUID = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/;
 const MILLIS_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(Z|[+-]\d{2}:\d{2})$/;
@@ -12,10 +12,7 @@ let token: string;
 let environmentId: string;
 
 beforeAll(async () => {
-  ctx = await startTestStack();
-  api = ctx.api;
-  token = await api.login();
-  environmentId = await defaultEnvironmentId(api, token);
+  ({ ctx, api, token, environmentId } = await startAdminSession());
 });
 afterAll(() => ctx.close());
 

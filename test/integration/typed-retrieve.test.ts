@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TYPED_RETRIEVES } from '#shared/domain/typed-retrieves.ts';
-import { createNode, createOfType, defaultEnvironmentId } from './helpers/library.ts';
-import { type ApiClient, startTestStack, type TestStack } from './helpers/test-stack.ts';
+import { createNode, createOfType } from './helpers/library.ts';
+import { type ApiClient, startAdminSession, type TestStack } from './helpers/test-stack.ts';
 
 let ctx: TestStack;
 let api: ApiClient;
@@ -9,10 +9,7 @@ let token: string;
 let environmentId: string;
 
 beforeAll(async () => {
-  ctx = await startTestStack();
-  api = ctx.api;
-  token = await api.login();
-  environmentId = await defaultEnvironmentId(api, token);
+  ({ ctx, api, token, environmentId } = await startAdminSession());
 });
 afterAll(() => ctx.close());
 

@@ -103,3 +103,20 @@ export function cookieValue(headers: Headers, name: string): string | undefined 
   }
   return undefined;
 }
+
+/** A stack with the administrator logged in, and the id of its Default environment. */
+export interface AdminSession {
+  ctx: TestStack;
+  api: ApiClient;
+  token: string;
+  environmentId: string;
+}
+
+export async function startAdminSession(): Promise<AdminSession> {
+  const ctx = await startTestStack();
+  const token = await ctx.api.login();
+  const page = await ctx.api.call('GET', '/api/v1/list?nodeType=ENVIRONMENT', { token });
+  const environment = page.body.results.find((e: { name: string }) => e.name === 'Default');
+  if (!environment) throw new Error('no Default environment');
+  return { ctx, api: ctx.api, token, environmentId: environment.nodeId };
+}

@@ -80,8 +80,9 @@ describe('session repository', () => {
     expect(await touchSession('S1', '2026-11-22T00:00:00.000Z')).toBe(true);
     expect(ddb.commandCalls(UpdateCommand)[0]?.args[0].input).toMatchObject({
       Key: { PK: 'SESSION#S1', SK: 'SESSION' },
-      UpdateExpression: 'SET lastSeenAt = :at',
+      UpdateExpression: 'SET #field = :at',
       ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeNames: { '#field': 'lastSeenAt' },
     });
   });
 });
