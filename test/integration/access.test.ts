@@ -77,29 +77,22 @@ async function actionFor(persona: Exclude<Persona, 'anonymous'>): Promise<string
   return created.body[0].actionId;
 }
 
+/** Login, on either path: every persona with their own password; anonymous with a wrong one. */
+const loginRow = (path: string) => ({
+  expected: expect6(401, 302, 302, 302, 302, 302),
+  call: async (p: Persona): Promise<Call> => ({
+    method: 'POST',
+    path,
+    body:
+      p === 'anonymous'
+        ? { username: 'nobody', password: 'nothing-at-all' }
+        : { username: world.usernames[p], password: p === 'systemAdmin' ? ADMIN.password : PASSWORD },
+  }),
+});
+
 const MATRIX: Record<string, { expected: Expected; call: (persona: Persona) => Promise<Call> }> = {
-  'POST /api/v1/login/local': {
-    expected: expect6(401, 302, 302, 302, 302, 302),
-    call: async (p) => ({
-      method: 'POST',
-      path: '/api/v1/login/local',
-      body:
-        p === 'anonymous'
-          ? { username: 'nobody', password: 'nothing-at-all' }
-          : { username: world.usernames[p], password: p === 'systemAdmin' ? ADMIN.password : PASSWORD },
-    }),
-  },
-  'POST /login/local': {
-    expected: expect6(401, 302, 302, 302, 302, 302),
-    call: async (p) => ({
-      method: 'POST',
-      path: '/login/local',
-      body:
-        p === 'anonymous'
-          ? { username: 'nobody', password: 'nothing-at-all' }
-          : { username: world.usernames[p], password: p === 'systemAdmin' ? ADMIN.password : PASSWORD },
-    }),
-  },
+  'POST /api/v1/login/local': loginRow('/api/v1/login/local'),
+  'POST /login/local': loginRow('/login/local'),
   'POST /api/v1/logout': {
     expected: expect6(401, 204, 204, 204, 204, 204),
     call: async (p) => ({ method: 'POST', path: '/api/v1/logout', token: await freshToken(p) }),
