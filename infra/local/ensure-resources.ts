@@ -1,6 +1,7 @@
 /** Creates the table (from the shared table schema) and the bucket on the embedded stack, once. */
 import {
   CreateTableCommand,
+  DescribeTableCommand,
   DescribeTimeToLiveCommand,
   DynamoDBClient,
   ResourceInUseException,
@@ -12,19 +13,36 @@ import { TABLE_SCHEMA } from '#shared/data/table-schema.ts';
 
 const credentials = EMBEDDED_CREDENTIALS;
 
+/** A table kept in the data folder from an older version may lack indexes this version reads. */
+async function requireIndexes(client: DynamoDBClient, tableName: string): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  const missing = TABLE_SCHEMA.indexes.filter((index) => !present.has(index.indexName));
+  if (missing.length > 0) {
+    throw new Error(
+      `The table ${tableName} in the data folder lacks the indexes ${missing.map((i) => i.indexName).join(', ')} ` +
+        'that this version needs: move the data folder (DATA_DIR, .data/ by default) aside and start again',
+    );
+  }
+}
+
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials });
   try {
-    const keyAttributes = [
+    // Sort attributes are shared by several list indexes; each is defined once.
+    const keyAttributes = new Set([
       TABLE_SCHEMA.partitionKey,
       TABLE_SCHEMA.sortKey,
       ...TABLE_SCHEMA.indexes.flatMap((i) => [i.partitionKey, i.sortKey]),
-    ];
+    ]);
     await client.send(
       new CreateTableCommand({
         TableName: tableName,
         BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: keyAttributes.map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+        AttributeDefinitions: [...keyAttributes].map((AttributeName) => ({
+          AttributeName,
+          AttributeType: 'S',
+        })),
         KeySchema: [
           { AttributeName: TABLE_SCHEMA.partitionKey, KeyType: 'HASH' },
           { AttributeName: TABLE_SCHEMA.sortKey, KeyType: 'RANGE' },
@@ -35,12 +53,16 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
             { AttributeName: index.partitionKey, KeyType: 'HASH' },
             { AttributeName: index.sortKey, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: 'ALL' },
+          Projection:
+            index.projection === 'ALL'
+              ? { ProjectionType: 'ALL' }
+              : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] },
         })),
       }),
     );
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
+    await requireIndexes(client, tableName);
   }
   const { TimeToLiveDescription } = await client.send(
     new DescribeTimeToLiveCommand({ TableName: tableName }),

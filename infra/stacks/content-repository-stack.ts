@@ -56,7 +56,9 @@ export class ContentRepositoryStack extends Stack {
         indexName: index.indexName,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
-        projectionType: ProjectionType.ALL,
+        ...(index.projection === 'ALL'
+          ? { projectionType: ProjectionType.ALL }
+          : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection] }),
       });
     }
     if (stage.ephemeral) {

@@ -8,7 +8,7 @@ import { ConflictError } from '#shared/domain/errors.ts';
 import { retryableAsUnavailable } from './dynamo-errors.ts';
 import { actionKey, userActionsIndexKeys, userActionsPartition } from './keys.ts';
 import { getItem, queryAll } from './reads.ts';
-import { TABLE_SCHEMA } from './table-schema.ts';
+import { GSI1 } from './table-schema.ts';
 
 const actionItem = (action: Action) => ({
   ...actionKey(action.actionId),
@@ -63,7 +63,7 @@ export async function saveAction(action: Action, expectedNodeVersionId: string):
 
 /** A user's actions, by due date. */
 export async function listActionsOf(principalId: string): Promise<Action[]> {
-  const index = TABLE_SCHEMA.indexes[0];
+  const index = GSI1;
   return (
     await queryAll(index.partitionKey, userActionsPartition(principalId), { indexName: index.indexName })
   ).map(itemToAction);

@@ -17,18 +17,8 @@ export const childLinkKey = (parentId: string, childId: string) => ({
 });
 export const CHILD_LINK_PREFIX = 'CHILD#';
 
-export const childrenIndexKeys = (parentId: string | null, nodeId: string, deleted: boolean) => ({
-  GSI1PK: `${deleted ? 'DELETED#' : ''}PARENT#${parentId ?? LIBRARY_PARENT}`,
-  GSI1SK: `NODE#${nodeId}`,
-});
-
-export const typeIndexKeys = (nodeType: string, nodeId: string, deleted: boolean) => ({
-  GSI2PK: `${deleted ? 'DELETED#' : ''}TYPE#${nodeType}`,
-  GSI2SK: `NODE#${nodeId}`,
-});
-
-export const childrenPartition = (parentId: string | null) => `PARENT#${parentId ?? LIBRARY_PARENT}`;
-export const typePartition = (nodeType: string) => `TYPE#${nodeType}`;
+/** Live counts of a node's children and descendants, by nodeType and status (list totals). */
+export const countsKey = (nodeId: string) => ({ PK: `NODE#${nodeId}`, SK: 'COUNTS' });
 
 export const userKey = (principalId: string) => ({ PK: `USER#${principalId}`, SK: 'PROFILE' });
 export const usernameKey = (username: string) => ({

@@ -1,19 +1,20 @@
 import type { Node } from '#shared/domain/node.ts';
-import { childrenIndexKeys, type NodeCopy, nodeKey, typeIndexKeys } from './keys.ts';
+import { type NodeCopy, nodeKey } from './keys.ts';
+import { LIST_ATTRIBUTE_NAMES, listAttributesOf } from './list-indexes.ts';
 
-/** Item ↔ domain mapping of nodes. Only the working copy (DRAFT) is indexed for lists. */
+/**
+ * Item ↔ domain mapping of nodes. Only the live working copy (DRAFT) is in the list indexes; a deleted
+ * node's item has no list attributes, so it leaves every list.
+ */
 export function nodeToItem(node: Node, copy: NodeCopy = 'DRAFT'): Record<string, unknown> {
-  const indexKeys =
-    copy === 'DRAFT'
-      ? {
-          ...childrenIndexKeys(node.parentId, node.nodeId, node.deleted),
-          ...typeIndexKeys(node.nodeType, node.nodeId, node.deleted),
-        }
-      : {};
-  return { ...nodeKey(node.nodeId, copy), ...indexKeys, entity: 'Node', ...node };
+  const listAttributes = copy === 'DRAFT' && !node.deleted ? listAttributesOf(node) : {};
+  return { ...nodeKey(node.nodeId, copy), ...listAttributes, entity: 'Node', ...node };
 }
 
+const ITEM_ONLY_ATTRIBUTES = new Set(['PK', 'SK', 'entity', ...LIST_ATTRIBUTE_NAMES]);
+
 export function itemToNode(item: Record<string, unknown>): Node {
-  const { PK, SK, GSI1PK, GSI1SK, GSI2PK, GSI2SK, entity, ...node } = item;
-  return node as unknown as Node;
+  return Object.fromEntries(
+    Object.entries(item).filter(([name]) => !ITEM_ONLY_ATTRIBUTES.has(name)),
+  ) as unknown as Node;
 }

@@ -8,16 +8,20 @@ import { PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import { ConflictError } from '#shared/domain/errors.ts';
-import type { Node } from '#shared/domain/node.ts';
+import type { Node, NodeStatus } from '#shared/domain/node.ts';
 import { retryableAsUnavailable } from './dynamo-errors.ts';
 import { childLinkKey, nodeKey } from './keys.ts';
+import { type CountDeltas, countNode, countUpdates } from './node-counts.ts';
 import { nodeToItem } from './node-items.ts';
 
 export type NodeWrite =
   /** A new node; fails if the id is taken. */
   | { kind: 'create'; node: Node }
-  /** The working copy becomes `node`, if it is still at `expectedNodeVersionId` and not deleted. */
-  | { kind: 'replace'; node: Node; expectedNodeVersionId: string }
+  /**
+   * The working copy becomes `node`, if it is still at `expectedNodeVersionId` and not deleted.
+   * `previousStatus` (default: unchanged) keeps the status counts right when a write changes the status.
+   */
+  | { kind: 'replace'; node: Node; expectedNodeVersionId: string; previousStatus?: NodeStatus }
   /** The published copy of a node is marked deleted along with its working copy. */
   | { kind: 'deletePublished'; nodeId: string; modificationDate: string }
   /** Nothing is written, but the commit fails unless this node exists and is not deleted. */
@@ -94,9 +98,33 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
   }
 }
 
+/** How the writes change the live counts above the nodes they write. */
+function countDeltasOf(writes: NodeWrite[]): CountDeltas {
+  const deltas: CountDeltas = new Map();
+  for (const write of writes) {
+    if (write.kind === 'create') countNode(deltas, write.node, write.node.nodeStatus, 1);
+    if (write.kind !== 'replace') continue;
+    const { node, previousStatus = node.nodeStatus } = write;
+    if (node.deleted) countNode(deltas, node, previousStatus, -1);
+    else if (previousStatus !== node.nodeStatus) {
+      countNode(deltas, node, previousStatus, -1);
+      countNode(deltas, node, node.nodeStatus, 1);
+    }
+  }
+  return deltas;
+}
+
+/** The whole transaction: each write's items, then the count updates, each remembering its write. */
+function transactionOf(writes: NodeWrite[], TableName: string): { write?: NodeWrite; item: TransactItem }[] {
+  return [
+    ...writes.flatMap((write) => toTransactItems(write, TableName).map((item) => ({ write, item }))),
+    ...countUpdates(countDeltasOf(writes), TableName).map((Update) => ({ item: { Update } })),
+  ];
+}
+
 /** How many transaction items a set of writes takes (a commit holds at most MAX_WRITES_PER_COMMIT). */
 export function transactionSize(writes: NodeWrite[]): number {
-  return writes.reduce((size, write) => size + toTransactItems(write, '').length, 0);
+  return transactionOf(writes, '').length;
 }
 
 /** Commits the writes all together or not at all. */
@@ -104,29 +132,33 @@ export async function commitNodeWrites(writes: NodeWrite[]): Promise<void> {
   if (writes.length === 0) return;
   const { tableName } = config();
   // Each transaction item remembers the write it came from, to name the writes whose condition failed.
-  const expanded = writes.flatMap((write) =>
-    toTransactItems(write, tableName).map((item) => ({ write, item })),
-  );
+  const expanded = transactionOf(writes, tableName);
   if (expanded.length > MAX_WRITES_PER_COMMIT) {
     throw new Error(`A commit holds at most ${MAX_WRITES_PER_COMMIT} items, got ${expanded.length}`);
   }
   const items = expanded.map((e) => e.item);
   const only = items.length === 1 ? items[0]?.Put : undefined;
-  try {
-    // A single put needs no transaction (half the write cost); anything else is all-or-nothing.
-    if (only) await dynamoDb.send(new PutCommand(only));
-    else await dynamoDb.send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw new NodeWriteConflict(writes);
-    if (error instanceof TransactionCanceledException) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      // A single put needs no transaction (half the write cost); anything else is all-or-nothing.
+      if (only) await dynamoDb.send(new PutCommand(only));
+      else await dynamoDb.send(new TransactWriteCommand({ TransactItems: items }));
+      return;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) throw new NodeWriteConflict(writes);
+      if (!(error instanceof TransactionCanceledException)) return retryableAsUnavailable(error);
       const reasons = error.CancellationReasons ?? [];
-      const failed = [
-        ...new Set(
-          expanded.filter((_, i) => reasons[i]?.Code === 'ConditionalCheckFailed').map((e) => e.write),
-        ),
-      ];
-      if (failed.length > 0) throw new NodeWriteConflict(failed);
+      const failed = expanded.filter((_, i) => reasons[i]?.Code === 'ConditionalCheckFailed');
+      if (failed.length > 0) {
+        throw new NodeWriteConflict([...new Set(failed.flatMap((e) => (e.write ? [e.write] : [])))]);
+      }
+      // Concurrent writes under one parent meet on its counts; nothing was written, so try again.
+      const contended = reasons.some((reason) => reason.Code === 'TransactionConflict');
+      if (!contended || attempt >= CONTENDED_ATTEMPTS) return retryableAsUnavailable(error);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
     }
-    retryableAsUnavailable(error);
   }
 }
+
+/** Attempts of a transaction that lost a race with another one on a shared counts item. */
+const CONTENDED_ATTEMPTS = 5;

@@ -1,6 +1,7 @@
-import { GetCommand, paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
+import { ServiceUnavailableError } from '#shared/domain/errors.ts';
 import { retryableAsUnavailable } from './dynamo-errors.ts';
 
 /** One item by its key, strongly consistent (reads right after writes see them); null when absent. */
@@ -45,6 +46,45 @@ export async function queryAll(
     for await (const page of paginateQuery({ client: dynamoDb }, input)) items.push(...(page.Items ?? []));
   } catch (error) {
     retryableAsUnavailable(error);
+  }
+  return items;
+}
+
+const BATCH_GET_LIMIT = 100;
+
+type Key = Record<string, string>;
+
+/**
+ * Many items by key, in no particular order (absent ones are left out). Eventually consistent reads cost
+ * half; lists use them, as their indexes are eventually consistent anyway.
+ */
+export async function batchGetItems(
+  keys: Key[],
+  { consistent }: { consistent: boolean },
+): Promise<Record<string, unknown>[]> {
+  const TableName = config().tableName;
+  const items: Record<string, unknown>[] = [];
+  for (let i = 0; i < keys.length; i += BATCH_GET_LIMIT) {
+    let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + BATCH_GET_LIMIT);
+    // DynamoDB may leave keys unprocessed under load; ask again for exactly those.
+    for (let attempt = 0; pending && pending.length > 0; attempt++) {
+      if (attempt > 5) throw new ServiceUnavailableError('The data store is busy; retry the request');
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+      try {
+        const response: {
+          Responses?: Record<string, Record<string, unknown>[]>;
+          UnprocessedKeys?: Record<string, { Keys?: Record<string, unknown>[] }>;
+        } = await dynamoDb.send(
+          new BatchGetCommand({
+            RequestItems: { [TableName]: { Keys: pending, ConsistentRead: consistent } },
+          }),
+        );
+        items.push(...(response.Responses?.[TableName] ?? []));
+        pending = response.UnprocessedKeys?.[TableName]?.Keys;
+      } catch (error) {
+        retryableAsUnavailable(error);
+      }
+    }
   }
   return items;
 }

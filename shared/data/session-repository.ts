@@ -15,7 +15,7 @@ import {
   userSessionsPartition,
 } from './keys.ts';
 import { getItem, queryAll } from './reads.ts';
-import { TABLE_SCHEMA } from './table-schema.ts';
+import { GSI1, GSI2, TABLE_SCHEMA } from './table-schema.ts';
 import { itemToUser } from './user-repository.ts';
 
 function itemToSession(item: Record<string, unknown>): Session {
@@ -127,7 +127,7 @@ export async function deleteSession(sessionId: string): Promise<void> {
 
 /** Every session in the table (expired ones until TTL removes them), oldest first. */
 export async function listSessions(): Promise<Session[]> {
-  const index = TABLE_SCHEMA.indexes[1];
+  const index = GSI2;
   return (await queryAll(index.partitionKey, SESSIONS_PARTITION, { indexName: index.indexName })).map(
     itemToSession,
   );
@@ -135,7 +135,7 @@ export async function listSessions(): Promise<Session[]> {
 
 /** Ends every session of a user, except `keep` (the caller's own, when they change their password). */
 export async function deleteSessionsOf(principalId: string, keep?: string): Promise<void> {
-  const index = TABLE_SCHEMA.indexes[0];
+  const index = GSI1;
   const sessions = await queryAll(index.partitionKey, userSessionsPartition(principalId), {
     indexName: index.indexName,
   });

@@ -1,3 +1,5 @@
+import { LIST_INDEXES, LIST_PROJECTED_ATTRIBUTES } from './list-indexes.ts';
+
 /**
  * The single table: keys, indexes and TTL attribute. The CDK stack and the embedded stack both build
  * the table from this one description.
@@ -6,9 +8,7 @@
  * | pattern                               | key                                             |
  * |---------------------------------------|-------------------------------------------------|
  * | node by id (working / published copy) | PK=NODE#<id>, SK=DRAFT / PUBLISHED              |
- * | children of a node                    | GSI1: GSI1PK=PARENT#<id>, GSI1SK=NODE#<id>     |
  * | live children, strongly consistent    | PK=NODE#<parent>, SK begins_with CHILD#         |
- * | nodes of a type (e.g. environments)   | GSI2: GSI2PK=TYPE#<nodeType>, GSI2SK=NODE#<id> |
  * | user by id                            | PK=USER#<principalId>, SK=PROFILE               |
  * | user id by username (unique)          | PK=USERNAME#<lower-case username>, SK=USERNAME  |
  * | session by id                         | PK=SESSION#<sessionId>, SK=SESSION              |
@@ -19,15 +19,45 @@
  * | installation settings                 | PK=INSTALLATION, SK=SETTINGS                    |
  * | action by id                          | PK=ACTION#<id>, SK=ACTION                       |
  * | actions of a user, by due date        | GSI1: GSI1PK=USER_ACTIONS#<principalId>         |
- * Deleted nodes move to DELETED#-prefixed index keys, so lists skip them without filtering.
+ * | live counts under a node (totals)     | PK=NODE#<id>, SK=COUNTS                         |
+ * | list pages (parent, environment, type | 12 list indexes, see list-indexes.ts            |
+ * |   scopes × 4 sort keys)               |                                                 |
+ * Deleted nodes lose their list attributes, so lists skip them without filtering.
  */
-export const TABLE_SCHEMA = {
+export interface IndexSchema {
+  indexName: string;
+  partitionKey: string;
+  sortKey: string;
+  /** ALL, or the keys plus the named attributes. */
+  projection: readonly string[] | 'ALL';
+}
+
+const ALL = 'ALL';
+const LIST_PROJECTION: readonly string[] = LIST_PROJECTED_ATTRIBUTES;
+
+/** Sessions and actions by user (GSI1); users and sessions for the administrators' lists (GSI2). */
+export const GSI1: IndexSchema = {
+  indexName: 'GSI1',
+  partitionKey: 'GSI1PK',
+  sortKey: 'GSI1SK',
+  projection: ALL,
+};
+export const GSI2: IndexSchema = {
+  indexName: 'GSI2',
+  partitionKey: 'GSI2PK',
+  sortKey: 'GSI2SK',
+  projection: ALL,
+};
+
+export const TABLE_SCHEMA: {
+  partitionKey: string;
+  sortKey: string;
+  ttlAttribute: string;
+  indexes: readonly IndexSchema[];
+} = {
   partitionKey: 'PK',
   sortKey: 'SK',
   /** Epoch seconds; DynamoDB TTL removes expired items (late: code checks expiry itself). */
   ttlAttribute: 'expiresAtEpoch',
-  indexes: [
-    { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
-    { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
-  ],
-} as const;
+  indexes: [GSI1, GSI2, ...LIST_INDEXES.map((index) => ({ ...index, projection: LIST_PROJECTION }))],
+};

@@ -9,7 +9,7 @@ import type { User } from '#shared/domain/user.ts';
 import { conditionFailedAt, retryableAsUnavailable } from './dynamo-errors.ts';
 import { GRANT_PREFIX, grantKey, USERS_PARTITION, userKey, usernameKey, usersIndexKeys } from './keys.ts';
 import { getItem, queryAll } from './reads.ts';
-import { TABLE_SCHEMA } from './table-schema.ts';
+import { GSI2, TABLE_SCHEMA } from './table-schema.ts';
 
 export function itemToUser(item: Record<string, unknown>): User {
   const { PK, SK, GSI2PK, GSI2SK, entity, ...user } = item;
@@ -35,7 +35,7 @@ export async function findUserByUsername(username: string): Promise<User | null>
 
 /** Every user, sorted by username. */
 export async function listUsers(): Promise<User[]> {
-  const index = TABLE_SCHEMA.indexes[1];
+  const index = GSI2;
   return (await queryAll(index.partitionKey, USERS_PARTITION, { indexName: index.indexName })).map(
     itemToUser,
   );

@@ -334,7 +334,12 @@ export async function updateNode(
   const updated: Node = { ...nextVersionOf(current, caller, timestamp()), ...settableFields(payload) };
   try {
     await commitNodeWrites([
-      { kind: 'replace', node: updated, expectedNodeVersionId: current.nodeVersionId },
+      {
+        kind: 'replace',
+        node: updated,
+        expectedNodeVersionId: current.nodeVersionId,
+        previousStatus: current.nodeStatus,
+      },
     ]);
   } catch (error) {
     if (error instanceof NodeWriteConflict) {

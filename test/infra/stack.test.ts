@@ -1,6 +1,8 @@
 /** Targeted assertions on the synthesized template of one stage. */
+
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { LIST_INDEXES, LIST_PROJECTED_ATTRIBUTES } from '#shared/data/list-indexes.ts';
 import { OPERATIONS, ROUTES } from '#shared/http/routes.ts';
 import { synthesize } from '../fixtures/synth.ts';
 
@@ -132,6 +134,17 @@ describe('table', () => {
             { AttributeName: 'GSI2SK', KeyType: 'RANGE' },
           ],
         }),
+        // The list indexes: keys plus the attributes list filters read, never the whole item.
+        ...LIST_INDEXES.map((index) =>
+          Match.objectLike({
+            IndexName: index.indexName,
+            KeySchema: [
+              { AttributeName: index.partitionKey, KeyType: 'HASH' },
+              { AttributeName: index.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...LIST_PROJECTED_ATTRIBUTES] },
+          }),
+        ),
       ],
     });
   });

@@ -16,7 +16,7 @@ beforeEach(() => ddb.reset());
 const node = sampleNode();
 
 describe('commitNodeWrites', () => {
-  it('writes a single replace as one conditional PutItem on the node key, with index keys', async () => {
+  it('writes a single replace as one conditional PutItem on the node key, with its list attributes', async () => {
     ddb.on(PutCommand).resolves({});
     await commitNodeWrites([{ kind: 'replace', node, expectedNodeVersionId: 'OLD' }]);
     const [call] = ddb.commandCalls(PutCommand);
@@ -25,10 +25,16 @@ describe('commitNodeWrites', () => {
       Item: expect.objectContaining({
         PK: `NODE#${node.nodeId}`,
         SK: 'DRAFT',
-        GSI1PK: `PARENT#${node.parentId}`,
-        GSI1SK: `NODE#${node.nodeId}`,
-        GSI2PK: 'TYPE#DOCUMENT',
-        GSI2SK: `NODE#${node.nodeId}`,
+        lpP: `P#${node.parentId}`,
+        lpE: `E#${node.environmentId}`,
+        lpT: `T#${node.environmentId}#DOCUMENT`,
+        lsI: node.nodeId,
+        lsN: `travel policy\u0001${node.nodeId}`,
+        lsC: `${node.creationDate}#${node.nodeId}`,
+        lsM: `${node.modificationDate}#${node.nodeId}`,
+        lineage: [...node.ancestorIds, node.nodeId],
+        searchName: 'travel policy',
+        hasDescription: false,
         entity: 'Node',
         nodeVersionId: node.nodeVersionId,
       }),
@@ -38,21 +44,57 @@ describe('commitNodeWrites', () => {
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
-  it('soft-deletes into DELETED# index keys (lists skip them) and removes the parent’s child record, together', async () => {
+  it('soft-deletes out of the list indexes, removes the child record and counts one less above, together', async () => {
     ddb.on(TransactWriteCommand).resolves({});
     await commitNodeWrites([
       { kind: 'replace', node: { ...node, deleted: true }, expectedNodeVersionId: 'OLD' },
     ]);
     const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems;
-    expect(items?.[0]?.Put?.Item).toMatchObject({
-      GSI1PK: `DELETED#PARENT#${node.parentId}`,
-      GSI2PK: 'DELETED#TYPE#DOCUMENT',
-    });
+    const put = items?.[0]?.Put?.Item ?? {};
+    for (const attribute of ['lpP', 'lpE', 'lpT', 'lsI', 'lsN', 'lsC', 'lsM'])
+      expect(put).not.toHaveProperty(attribute);
     expect(items?.[1]).toEqual({
       Delete: {
         TableName: 'unit-test-table',
         Key: { PK: `NODE#${node.parentId}`, SK: `CHILD#${node.nodeId}` },
       },
+    });
+    const [environmentId, parentId] = node.ancestorIds;
+    expect(items?.slice(2).map((i) => i.Update)).toEqual([
+      {
+        TableName: 'unit-test-table',
+        Key: { PK: `NODE#${parentId}`, SK: 'COUNTS' },
+        UpdateExpression: 'ADD #c0 :c0, #c1 :c1',
+        ExpressionAttributeNames: { '#c0': 'k#DOCUMENT#IN_PROGRESS', '#c1': 'd#DOCUMENT#IN_PROGRESS' },
+        ExpressionAttributeValues: { ':c0': -1, ':c1': -1 },
+      },
+      {
+        TableName: 'unit-test-table',
+        Key: { PK: `NODE#${environmentId}`, SK: 'COUNTS' },
+        UpdateExpression: 'ADD #c0 :c0',
+        ExpressionAttributeNames: { '#c0': 'd#DOCUMENT#IN_PROGRESS' },
+        ExpressionAttributeValues: { ':c0': -1 },
+      },
+    ]);
+  });
+
+  it('moves a count between statuses when a write changes the status, and none otherwise', async () => {
+    ddb.on(TransactWriteCommand).resolves({});
+    await commitNodeWrites([
+      { kind: 'replace', node, expectedNodeVersionId: 'OLD', previousStatus: 'PUBLISHED' },
+    ]);
+    const updates = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.slice(1) ?? [];
+    expect(updates[0]?.Update?.ExpressionAttributeNames).toEqual({
+      '#c0': 'k#DOCUMENT#PUBLISHED',
+      '#c1': 'd#DOCUMENT#PUBLISHED',
+      '#c2': 'k#DOCUMENT#IN_PROGRESS',
+      '#c3': 'd#DOCUMENT#IN_PROGRESS',
+    });
+    expect(updates[0]?.Update?.ExpressionAttributeValues).toEqual({
+      ':c0': -1,
+      ':c1': -1,
+      ':c2': 1,
+      ':c3': 1,
     });
   });
 
@@ -91,6 +133,15 @@ describe('commitNodeWrites', () => {
           },
         },
       },
+      expect.objectContaining({
+        Update: expect.objectContaining({
+          Key: { PK: `NODE#${node.parentId}`, SK: 'COUNTS' },
+          ExpressionAttributeValues: { ':c0': 1, ':c1': 1 },
+        }),
+      }),
+      expect.objectContaining({
+        Update: expect.objectContaining({ Key: { PK: `NODE#${node.environmentId}`, SK: 'COUNTS' } }),
+      }),
     ]);
   });
 
@@ -104,7 +155,13 @@ describe('commitNodeWrites', () => {
       new TransactionCanceledException({
         message: 'cancelled',
         $metadata: {},
-        CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }],
+        CancellationReasons: [
+          { Code: 'ConditionalCheckFailed' },
+          { Code: 'None' },
+          { Code: 'None' },
+          { Code: 'None' },
+          { Code: 'None' },
+        ],
       }),
     );
     const error = await commitNodeWrites([
@@ -137,8 +194,23 @@ describe('commitNodeWrites', () => {
     ).rejects.toBeInstanceOf(ServiceUnavailableError);
   });
 
-  it('refuses more items than one transaction holds (a create with a parent takes two)', async () => {
-    const writes = Array.from({ length: 51 }, () => ({ kind: 'create' as const, node }));
+  it('tries a transaction again when it met another one on a shared counts item', async () => {
+    const conflict = new TransactionCanceledException({
+      message: 'c',
+      $metadata: {},
+      CancellationReasons: [{ Code: 'None' }, { Code: 'None' }, { Code: 'TransactionConflict' }],
+    });
+    ddb.on(TransactWriteCommand).rejectsOnce(conflict).resolves({});
+    await commitNodeWrites([{ kind: 'create', node }]);
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(2);
+  });
+
+  it('refuses more items than one transaction holds (counts included)', async () => {
+    // Each create: the node, its child record; all share the two counts items above them.
+    const writes = Array.from({ length: 50 }, (_, i) => ({
+      kind: 'create' as const,
+      node: { ...node, nodeId: `N${i}` },
+    }));
     await expect(commitNodeWrites(writes)).rejects.toThrow(/at most 100 items, got 102/);
   });
 });

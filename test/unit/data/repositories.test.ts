@@ -16,9 +16,9 @@ beforeEach(() => ddb.reset());
 
 describe('node repository', () => {
   it('reads a node by key, strongly consistent, and strips the key attributes', async () => {
-    ddb
-      .on(GetCommand)
-      .resolves({ Item: { PK: 'NODE#N1', SK: 'PUBLISHED', GSI1PK: 'x', entity: 'Node', nodeId: 'N1' } });
+    ddb.on(GetCommand).resolves({
+      Item: { PK: 'NODE#N1', SK: 'PUBLISHED', lpP: 'P#X', lsI: 'N1', entity: 'Node', nodeId: 'N1' },
+    });
     expect(await findNode('N1', 'PUBLISHED')).toEqual({ nodeId: 'N1' });
     expect(ddb.commandCalls(GetCommand)[0]?.args[0].input).toEqual({
       TableName: 'unit-test-table',
@@ -32,18 +32,21 @@ describe('node repository', () => {
     expect(await findNode('N2')).toBeNull();
   });
 
-  it('lists live children from GSI1 across pages', async () => {
+  it('reads live children from the parent’s child records across pages, then the children by key', async () => {
     ddb
       .on(QueryCommand)
-      .resolvesOnce({ Items: [{ nodeId: 'C1' }], LastEvaluatedKey: { PK: 'x' } })
-      .resolvesOnce({ Items: [{ nodeId: 'C2' }] });
-    expect((await findLiveChildren('P1')).map((n) => n.nodeId)).toEqual(['C1', 'C2']);
-    const input = ddb.commandCalls(QueryCommand)[0]?.args[0].input;
-    expect(input).toMatchObject({
-      IndexName: 'GSI1',
-      KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': 'GSI1PK' },
-      ExpressionAttributeValues: { ':pk': 'PARENT#P1' },
+      .resolvesOnce({ Items: [{ childId: 'C1' }], LastEvaluatedKey: { PK: 'x' } })
+      .resolvesOnce({ Items: [{ childId: 'C2' }] });
+    const children = [
+      { PK: 'NODE#C1', SK: 'DRAFT', nodeId: 'C1', deleted: false },
+      { PK: 'NODE#C2', SK: 'DRAFT', nodeId: 'C2', deleted: true },
+    ];
+    ddb.on(BatchGetCommand).resolves({ Responses: { 'unit-test-table': children } });
+    expect((await findLiveChildren('P1')).map((n) => n.nodeId)).toEqual(['C1']);
+    expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input).toMatchObject({
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': 'NODE#P1', ':prefix': 'CHILD#' },
+      ConsistentRead: true,
     });
     expect(ddb.commandCalls(QueryCommand)[1]?.args[0].input.ExclusiveStartKey).toEqual({ PK: 'x' });
   });

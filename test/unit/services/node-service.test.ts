@@ -70,7 +70,11 @@ describe('deleting a subtree', () => {
       documentType: null,
       url: null,
     });
-    const child = sampleNode({ nodeId: 'C1000000-0000-4000-8000-000000000001', parentId: folder.nodeId });
+    const child = sampleNode({
+      nodeId: 'C1000000-0000-4000-8000-000000000001',
+      parentId: folder.nodeId,
+      ancestorIds: [...folder.ancestorIds, folder.nodeId],
+    });
     ddb.on(GetCommand).resolves({ Item: { PK: `NODE#${folder.nodeId}`, SK: 'DRAFT', ...folder } });
     ddb
       .on(QueryCommand, {
@@ -88,11 +92,15 @@ describe('deleting a subtree', () => {
     for (const call of ddb.commandCalls(QueryCommand)) expect(call.args[0].input.ConsistentRead).toBe(true);
     const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
     // Deepest first, the folder last; each with the removal of its parent's child record.
-    expect(items.map((i) => i.Put?.Item?.nodeId ?? i.Delete?.Key?.SK)).toEqual([
+    expect(items.map((i) => i.Put?.Item?.nodeId ?? i.Delete?.Key?.SK ?? i.Update?.Key?.SK)).toEqual([
       child.nodeId,
       `CHILD#${child.nodeId}`,
       folder.nodeId,
       `CHILD#${folder.nodeId}`,
+      // One less under the folder, its parent and the environment.
+      'COUNTS',
+      'COUNTS',
+      'COUNTS',
     ]);
   });
 });
