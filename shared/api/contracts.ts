@@ -3,10 +3,10 @@
  * Handlers validate with these very schemas and the OpenAPI document is generated from them, so the
  * reference cannot drift from what the service does. A new route lands with its contract here.
  */
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import { actionPathSchema, createActionsPayloadSchema, myActionsQuerySchema } from '#shared/domain/action.ts';
 import { grantPathSchema, grantPayloadSchema, sessionPathSchema } from '#shared/domain/grant-payloads.ts';
-import { listQuerySchema } from '#shared/domain/list-query.ts';
+import { listPathSchema, listQuerySchema } from '#shared/domain/list-query.ts';
 import { loginPayloadSchema } from '#shared/domain/login-payload.ts';
 import {
   createNodePayloadSchema,
@@ -32,11 +32,13 @@ import {
   actionSchema,
   actionsPageSchema,
   actionsSchema,
+  analyzerPageSchema,
   baseElementSchema,
   deletedNodesSchema,
   grantSchema,
   grantsSchema,
   listPageSchema,
+  maturityPageSchema,
   retrievedNodeSchema,
   sessionsPageSchema,
   typedElementSchema,
@@ -229,14 +231,45 @@ export const deleteNodeContract = {
 
 export const listNodesContract = {
   summary: 'List objects',
-  description:
-    'This version lists the environments of the library (`nodeType=ENVIRONMENT`), paged and sorted by nodeId.',
+  description: [
+    '`GET /list`: every object the caller may read; `GET /list/{nodeId}`: the children of one object; the ' +
+      'per-type paths: the items of one facet (for example `/process/list`: processes). Deleted objects are ' +
+      'never listed.',
+    '',
+    '**Paging.** `pageSize` (default 50, at most 1000) and `currentPage` (from 1), or walk with `cursor`: ' +
+      'pass each page’s `nextCursor` (null on the last page) to get the next one. A cursor resumes after the ' +
+      'last object, so objects created or deleted during a walk do not shift it: each object that exists ' +
+      'throughout the walk is returned exactly once. A page by number reads every index entry before it: ' +
+      'use the cursor to go deep (currentPage may start at most 100000 objects in).',
+    '',
+    '**Sorting.** `sortKey` nodeId (default), name (case-insensitive), creationDate or modificationDate; ' +
+      '`order` ASC (default) or DESC; ties are broken by nodeId.',
+    '',
+    '**Filters.** `nodeType` (repeatable, or comma-separated; on a per-type list, some of its types), ' +
+      '`nodeStatus`, `name` (case-insensitive, contained in the name), `modifiedSince` (ISO 8601, at or ' +
+      'after; with sortKey=modificationDate it is a range read, the way for sync clients), `draft=false` ' +
+      '(only published objects, as published).',
+    '',
+    '**Totals.** `totalRecords` comes from counts the service keeps, never from counting. With a `name`, ' +
+      '`modifiedSince` or `draft=false` filter, or on the analyzer list, no count is kept: `totalRecords` is ' +
+      'then the number without that filter and `totalRecordsExact` is false, unless the page reaches the ' +
+      'end of the list.',
+    '',
+    '**Governance.** `/governance/overview-list`: every governed object (the content items of all facets). ' +
+      '`/governance/analyzer-list`: governed objects that need attention, each with `findings` ' +
+      '(NEVER_PUBLISHED, UNPUBLISHED_CHANGES, NO_DESCRIPTION). `/governance/maturity-list`: one row per ' +
+      'facet with its governed objects by status (paging parameters only).',
+  ].join('\n'),
   tag: 'Common',
   authenticated: true,
-  request: { query: listQuerySchema },
+  request: { path: listPathSchema, query: listQuerySchema },
   responses: {
-    200: { description: 'A list page', body: listPageSchema },
-    400: problem('Unknown or invalid query parameters'),
+    200: {
+      description: 'A list page (analyzer and maturity lists: their own elements)',
+      body: z.union([listPageSchema, analyzerPageSchema, maturityPageSchema]),
+    },
+    400: problem('Unknown or invalid query parameters, or a cursor of another query'),
+    404: problem('GET /list/{nodeId}: no such object (or not visible to the caller)'),
     ...AUTHENTICATED_PROBLEMS,
   },
 } satisfies OperationContract;

@@ -14,10 +14,12 @@ import { ROUTES, type Route } from '#shared/http/routes.ts';
 import { CONTRACTS, type OperationContract, type ResponseContract } from './contracts.ts';
 import {
   actionSchema,
+  analyzerPageSchema,
   baseElementSchema,
   deletedNodesSchema,
   grantSchema,
   listPageSchema,
+  maturityPageSchema,
   problemSchema,
   retrievedNodeSchema,
   sessionsPageSchema,
@@ -34,6 +36,8 @@ const NAMED = new Map<z.ZodMiniType, { name: string; io: 'input' | 'output' }>([
   [retrievedNodeSchema, { name: 'RetrievedNode', io: 'output' }],
   [deletedNodesSchema, { name: 'DeletedNodes', io: 'output' }],
   [listPageSchema, { name: 'ListPage', io: 'output' }],
+  [analyzerPageSchema, { name: 'AnalyzerPage', io: 'output' }],
+  [maturityPageSchema, { name: 'MaturityPage', io: 'output' }],
   [problemSchema, { name: 'Problem', io: 'output' }],
   [createNodePayloadSchema, { name: 'CreateNodePayload', io: 'input' }],
   [updateNodePayloadSchema, { name: 'UpdateNodePayload', io: 'input' }],
@@ -81,7 +85,13 @@ function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
 
 function schemaRef(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
   const named = NAMED.get(schema);
-  return named ? { $ref: `#/components/schemas/${named.name}` } : jsonSchema(schema, io);
+  if (named) return { $ref: `#/components/schemas/${named.name}` };
+  // A union of named schemas refers to each (anyOf: an empty page is a page of any kind).
+  const def = schema._zod.def as { type: string; options?: z.ZodMiniType[] };
+  if (def.type === 'union' && def.options?.every((option) => NAMED.has(option))) {
+    return { anyOf: def.options.map((option) => schemaRef(option, io)) };
+  }
+  return jsonSchema(schema, io);
 }
 
 function parameters(contract: OperationContract, route: Route) {

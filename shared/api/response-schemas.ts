@@ -79,14 +79,41 @@ export const listElementSchema = z.strictObject({
   lastModifiedByName: nullableString,
 });
 
-export const listPageSchema = z.strictObject({
-  totalRecords: count,
-  sortKey: z.string(),
-  order: z.enum(['ASC', 'DESC']),
-  pageSize: z.int().check(z.minimum(1)),
-  currentPage: z.int().check(z.minimum(1)),
-  results: z.array(listElementSchema),
+/** What the analyzer list adds to a list element: why the object needs attention. */
+export const analyzerElementSchema = z.strictObject({
+  ...z.omit(listElementSchema, { '@type': true }).shape,
+  '@type': z.literal('AnalyzerElement'),
+  findings: z.array(z.enum(['NEVER_PUBLISHED', 'UNPUBLISHED_CHANGES', 'NO_DESCRIPTION'])),
 });
+
+/** One facet of the maturity list. */
+export const maturityElementSchema = z.strictObject({
+  '@type': z.literal('MaturityElement'),
+  facet: z.string(),
+  nodeTypes: z.array(z.string()),
+  total: count,
+  inProgress: count,
+  published: count,
+  publishedShare: z.number().check(z.minimum(0), z.maximum(1)),
+});
+
+const pageOf = <T extends z.ZodMiniType>(item: T) =>
+  z.strictObject({
+    totalRecords: count,
+    sortKey: z.string(),
+    order: z.enum(['ASC', 'DESC']),
+    pageSize: z.int().check(z.minimum(1)),
+    currentPage: z.int().check(z.minimum(1)),
+    results: z.array(item),
+  });
+
+/** List pages add whether the total is exact and the cursor of the next page. */
+const listPageOf = <T extends z.ZodMiniType>(item: T) =>
+  z.extend(pageOf(item), { totalRecordsExact: z.boolean(), nextCursor: nullableString });
+
+export const listPageSchema = listPageOf(listElementSchema);
+export const analyzerPageSchema = listPageOf(analyzerElementSchema);
+export const maturityPageSchema = listPageOf(maturityElementSchema);
 
 /** RFC 9457 problem details; some codes add members (e.g. currentNodeVersionId, allowedMethods). */
 export const problemSchema = z.looseObject({
@@ -129,16 +156,6 @@ export const userViewSchema = z.extend(principalSchema, {
   status: z.enum(['ACTIVE', 'DISABLED']),
   createdAt: timestamp,
 });
-
-const pageOf = <T extends z.ZodMiniType>(item: T) =>
-  z.strictObject({
-    totalRecords: count,
-    sortKey: z.string(),
-    order: z.enum(['ASC', 'DESC']),
-    pageSize: z.int().check(z.minimum(1)),
-    currentPage: z.int().check(z.minimum(1)),
-    results: z.array(item),
-  });
 
 export const usersPageSchema = pageOf(userViewSchema);
 

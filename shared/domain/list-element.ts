@@ -34,13 +34,20 @@ export interface ListElement extends Omit<BaseElement, '@type' | 'editId'> {
   lastModifiedByName: string | null;
 }
 
-export interface ListPage {
+export interface ListPage<E = ListElement> {
   totalRecords: number;
+  /**
+   * False when a filter no count is kept for (name, modifiedSince, draft=false, the analyzer's) leaves
+   * totalRecords an upper bound: the number of objects the list holds without that filter.
+   */
+  totalRecordsExact: boolean;
   sortKey: string;
   order: 'ASC' | 'DESC';
   pageSize: number;
   currentPage: number;
-  results: ListElement[];
+  results: E[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
 }
 
 const SHORT_DESCRIPTION_LENGTH = 200;

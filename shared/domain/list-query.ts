@@ -1,5 +1,7 @@
-/** Query parameters of GET /list in this version: the environments of the library, paged. */
+/** Query parameters of the lists (GET /list, /list/{nodeId} and the per-type lists). */
 import * as z from 'zod/mini';
+import { nodeIdSchema } from './node-payloads.ts';
+import { NODE_TYPE_NAMES } from './node-types.ts';
 
 const positiveInt = (max: number) =>
   z.string().check(
@@ -9,14 +11,34 @@ const positiveInt = (max: number) =>
 
 export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 50;
+/** Offset paging reads every entry before the page; deeper than this, walk with the cursor. */
+export const MAX_OFFSET = 100_000;
+
+export const SORT_KEYS = ['nodeId', 'name', 'creationDate', 'modificationDate'] as const;
+const KNOWN_NODE_TYPES = new Set(NODE_TYPE_NAMES);
+
+/** `nodeType` may repeat (`?nodeType=ROLE&nodeType=ASSET`); the gateway joins repeats with commas. */
+const nodeTypeList = z.string().check(
+  z.refine((value) => value.split(',').every((type) => KNOWN_NODE_TYPES.has(type)), {
+    message: `each value must be one of ${NODE_TYPE_NAMES.join(', ')}`,
+    params: { rule: 'enum' },
+  }),
+);
 
 export const listQuerySchema = z.strictObject({
-  nodeType: z.literal('ENVIRONMENT', {
-    error: 'this version lists environments only: nodeType=ENVIRONMENT is required',
-  }),
   pageSize: z.optional(positiveInt(MAX_PAGE_SIZE)),
   currentPage: z.optional(positiveInt(1_000_000)),
+  sortKey: z.optional(z.enum(SORT_KEYS)),
+  order: z.optional(z.enum(['ASC', 'DESC'])),
+  nodeType: z.optional(nodeTypeList),
+  nodeStatus: z.optional(z.enum(['IN_PROGRESS', 'PUBLISHED'])),
+  name: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+  modifiedSince: z.optional(z.iso.datetime({ offset: true })),
+  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
   draft: z.optional(z.enum(['true', 'false'])),
 });
 
 export type ListQuery = z.infer<typeof listQuerySchema>;
+
+/** GET /list/{nodeId}: the object whose children are listed. */
+export const listPathSchema = z.strictObject({ nodeId: z.optional(nodeIdSchema) });

@@ -3,6 +3,7 @@
  * HTTP adapter dispatches with, and the fallback uses to tell 404 from 405.
  */
 
+import { TYPED_LISTS } from '#shared/domain/typed-lists.ts';
 import { TYPED_RETRIEVES } from '#shared/domain/typed-retrieves.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -106,6 +107,23 @@ export const ROUTES: readonly Route[] = [
   { method: 'PUT', path: `${API_PREFIX}/items/{nodeId}`, operation: 'updateNode' },
   { method: 'DELETE', path: `${API_PREFIX}/items/{nodeId}`, operation: 'deleteNode' },
   { method: 'GET', path: `${API_PREFIX}/list`, operation: 'listNodes' },
+  {
+    method: 'GET',
+    path: `${API_PREFIX}/list/{nodeId}`,
+    operation: 'listNodes',
+    id: 'listChildren',
+    summary: 'List the children of an object',
+  },
+  ...TYPED_LISTS.map(
+    (typed): Route => ({
+      method: 'GET',
+      path: `${API_PREFIX}${typed.path}`,
+      operation: 'listNodes',
+      id: `list${typed.path.replace(/\/list$|-list$/, '').replace(/[/-](\w)/g, (_, c: string) => c.toUpperCase())}`,
+      tag: typed.tag,
+      summary: `List ${typed.label}`,
+    }),
+  ),
   { method: 'GET', path: `${API_PREFIX}/items/{nodeId}/grants`, operation: 'listGrants' },
   { method: 'PUT', path: `${API_PREFIX}/items/{nodeId}/grants/{principalId}`, operation: 'grantRole' },
   { method: 'DELETE', path: `${API_PREFIX}/items/{nodeId}/grants/{principalId}`, operation: 'revokeRole' },

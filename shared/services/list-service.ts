@@ -1,35 +1,369 @@
-/** The environment list of GET /list?nodeType=ENVIRONMENT. */
-import { findLiveNodesOfType, findNode } from '#shared/data/node-repository.ts';
-import { type ListPage, toListElement } from '#shared/domain/list-element.ts';
-import { DEFAULT_PAGE_SIZE, type ListQuery } from '#shared/domain/list-query.ts';
-import type { Node } from '#shared/domain/node.ts';
+/**
+ * The lists: GET /list (everything the caller may read), GET /list/{nodeId} (a node's children) and the
+ * per-type lists of spec §4.7, all with one set of query parameters.
+ *
+ * Cost (DynamoDB reads per page, whatever the size of the library):
+ * - one index query per partition read: a node's children are one partition; the other lists read one
+ *   partition per readable environment (per nodeType in it when the list is typed), each stopping after
+ *   pageSize + 1 entries, then pageSize objects by key and their parents;
+ * - totalRecords comes from the counts kept by the write path: one small item per readable root;
+ * - a cursor resumes right after the last object, so every page of a walk costs the same;
+ * - page n by number (currentPage) first reads the (n - 1) × pageSize entries before it from the index
+ *   (small entries, about 25 per read unit, not the objects): deep pages cost more, the cursor does not.
+ * - filters on type, status, name, publication and attention are checked on the index entries; a
+ *   modifiedSince with a sort key other than modificationDate is checked on the objects, so it reads about
+ *   pageSize ÷ (share of objects modified since) objects per page.
+ */
+
+import { type ListSortKey, listPartition } from '#shared/data/list-indexes.ts';
+import {
+  type EntryFilter,
+  fetchListed,
+  type ListEntry,
+  type ListPartition,
+  listEntries,
+} from '#shared/data/list-repository.ts';
+import { type NodeCounts, readCounts, sumCounts } from '#shared/data/node-counts.ts';
+import { findNode, findNodes } from '#shared/data/node-repository.ts';
+import { NotFoundError, ValidationError } from '#shared/domain/errors.ts';
+import {
+  type AnalyzerElement,
+  type MaturityElement,
+  maturityElement,
+  toAnalyzerElement,
+} from '#shared/domain/governance.ts';
+import { decodeCursor, encodeCursor, type ListCursor, queryFingerprint } from '#shared/domain/list-cursor.ts';
+import { type ListElement, type ListPage, toListElement } from '#shared/domain/list-element.ts';
+import { DEFAULT_PAGE_SIZE, type ListQuery, MAX_OFFSET } from '#shared/domain/list-query.ts';
+import type { Node, NodeStatus } from '#shared/domain/node.ts';
 import { flag } from '#shared/domain/node-payloads.ts';
+import type { Facet } from '#shared/domain/node-types.ts';
 import { can } from '#shared/domain/permissions.ts';
+import { FACET_ITEM_TYPES, type TypedList } from '#shared/domain/typed-lists.ts';
 import type { Caller } from '#shared/domain/user.ts';
+import { type ReadableRoots, readableRoots } from './readable-roots.ts';
+
+/** Which list a request asks for. */
+export type ListTarget =
+  | { kind: 'all' }
+  | { kind: 'children'; parentId: string }
+  | { kind: 'typed'; list: TypedList };
+
+/** The parameters of a list request, checked and with defaults applied. */
+interface ListParameters {
+  pageSize: number;
+  sortKey: ListSortKey;
+  order: 'ASC' | 'DESC';
+  nodeTypes?: string[];
+  nodeStatus?: NodeStatus;
+  name?: string;
+  modifiedSince?: string;
+  draft: boolean;
+  cursor?: ListCursor;
+  currentPage: number;
+  fingerprint: string;
+}
+
+const queryError = (parameter: string, rule: string, message: string) =>
+  new ValidationError([{ in: 'query', path: `$.${parameter}`, rule, message }]);
+
+function parametersOf(target: ListTarget, query: ListQuery): ListParameters {
+  let nodeTypes = query.nodeType ? [...new Set(query.nodeType.split(','))] : undefined;
+  if (target.kind === 'typed') {
+    const allowed = target.list.nodeTypes;
+    const outside = nodeTypes?.filter((type) => !allowed.includes(type)) ?? [];
+    if (outside.length > 0) {
+      throw queryError(
+        'nodeType',
+        'enum',
+        `${target.list.path} lists only ${allowed.join(', ')}; not ${outside.join(', ')}`,
+      );
+    }
+    nodeTypes = nodeTypes ?? [...allowed];
+  }
+  const sortKey = query.sortKey ?? 'nodeId';
+  const order = query.order ?? 'ASC';
+  const draft = flag(query.draft, true);
+  const modifiedSince = query.modifiedSince ? new Date(query.modifiedSince).toISOString() : undefined;
+  const name = query.name?.toLowerCase();
+  const path = target.kind === 'children' ? target.parentId : target.kind === 'typed' ? target.list.path : '';
+  const fingerprint = queryFingerprint({
+    path,
+    sortKey,
+    order,
+    nodeTypes,
+    status: query.nodeStatus,
+    name,
+    modifiedSince,
+    draft,
+  });
+  if (query.cursor && query.currentPage) {
+    throw queryError('currentPage', 'exclusive', 'cannot be combined with cursor: the cursor knows its page');
+  }
+  const cursor = query.cursor ? decodeCursor(query.cursor, fingerprint) : undefined;
+  const pageSize = Number(query.pageSize ?? DEFAULT_PAGE_SIZE);
+  const currentPage = cursor?.page ?? Number(query.currentPage ?? 1);
+  if (!cursor && (currentPage - 1) * pageSize > MAX_OFFSET) {
+    throw queryError(
+      'currentPage',
+      'maximum',
+      `may start at most ${MAX_OFFSET} objects in; walk further with cursor`,
+    );
+  }
+  return {
+    pageSize,
+    sortKey,
+    order,
+    ...(nodeTypes ? { nodeTypes } : {}),
+    ...(query.nodeStatus ? { nodeStatus: query.nodeStatus } : {}),
+    ...(name !== undefined ? { name } : {}),
+    ...(modifiedSince ? { modifiedSince } : {}),
+    draft,
+    ...(cursor ? { cursor } : {}),
+    currentPage,
+    fingerprint,
+  };
+}
+
+/** Where a list reads from and how its exact total is counted. */
+interface ListSource {
+  partitions: ListPartition[];
+  /** nodeTypes checked on the entries (partitions of one type need no check). */
+  entryNodeTypes?: string[];
+  /** The exact number of objects the partitions hold for the types and status asked, from counts. */
+  total: () => Promise<number>;
+}
+
+const notFound = (nodeId: string) => new NotFoundError('NODE_NOT_FOUND', `No object with nodeId ${nodeId}`);
+
+async function childrenSource(
+  caller: Caller,
+  parentId: string,
+  p: ListParameters,
+): Promise<{ source: ListSource; parent: Node }> {
+  const parent = await findNode(parentId);
+  if (!parent || parent.deleted || !can(caller, parent, 'read')) throw notFound(parentId);
+  const types = p.nodeTypes && new Set(p.nodeTypes);
+  return {
+    parent,
+    source: {
+      partitions: [{ scope: 'parent', partition: listPartition.parent(parent.nodeId) }],
+      ...(p.nodeTypes ? { entryNodeTypes: p.nodeTypes } : {}),
+      total: async () =>
+        sumCounts((await readCounts([parent.nodeId])).get(parent.nodeId) ?? {}, 'k', types, p.nodeStatus),
+    },
+  };
+}
+
+/** A root's subtree: its descendants from its counts, and itself. */
+function subtreeTotal(
+  root: Node,
+  counts: NodeCounts,
+  types: Set<string> | undefined,
+  status: NodeStatus | undefined,
+): number {
+  const itself = (!types || types.has(root.nodeType)) && (!status || root.nodeStatus === status) ? 1 : 0;
+  return sumCounts(counts, 'd', types, status) + itself;
+}
+
+function readableSource(readable: ReadableRoots, p: ListParameters): ListSource {
+  const partitions = readable.environments.flatMap(({ environmentId, folders }): ListPartition[] => {
+    const within = folders ? { within: folders } : {};
+    if (!p.nodeTypes)
+      return [
+        { scope: 'environment' as const, partition: listPartition.environment(environmentId), ...within },
+      ];
+    return p.nodeTypes.map((type) => ({
+      scope: 'type' as const,
+      partition: listPartition.type(environmentId, type),
+      ...within,
+    }));
+  });
+  const types = p.nodeTypes && new Set(p.nodeTypes);
+  return {
+    partitions,
+    total: async () => {
+      const counts = await readCounts(readable.roots.map((root) => root.nodeId));
+      return readable.roots.reduce(
+        (sum, root) => sum + subtreeTotal(root, counts.get(root.nodeId) ?? {}, types, p.nodeStatus),
+        0,
+      );
+    },
+  };
+}
+
+interface CollectedPage {
+  nodes: Node[];
+  /** The entry of each node, for the next cursor. */
+  last?: ListEntry;
+  /** Matching objects before the page (offset paging), known exactly. */
+  skipped: number;
+  more: boolean;
+}
 
 /**
- * Environments are few (one per business area), so the page is cut from all of them sorted by nodeId.
- * draft=false lists the published versions of published environments only.
+ * Takes the page from the ordered entries: skips, fetches, and applies the check only objects can answer.
+ * Without such a check, entries before the page are only counted, and one entry past the page tells that
+ * more follow: exactly pageSize objects are read.
  */
-export async function listEnvironments(caller: Caller, query: ListQuery): Promise<ListPage> {
+async function collectPage(
+  entries: AsyncGenerator<ListEntry>,
+  skip: number,
+  take: number,
+  copy: 'DRAFT' | 'PUBLISHED',
+  check?: (node: Node) => boolean,
+): Promise<CollectedPage> {
+  const page: { node: Node; entry: ListEntry }[] = [];
+  let skipped = 0;
+  let batch: ListEntry[] = [];
+  /** Fetches the batch (without a check, only what the page still needs); true when more follow. */
+  const flush = async (): Promise<boolean> => {
+    const fetching = check ? batch : batch.slice(0, take - page.length);
+    batch = batch.slice(fetching.length);
+    const entryOf = new Map(fetching.map((entry) => [entry.nodeId, entry]));
+    for (const node of await fetchListed(fetching, copy)) {
+      if (check && !check(node)) continue;
+      if (skipped < skip) skipped++;
+      else if (page.length < take) page.push({ node, entry: entryOf.get(node.nodeId) as ListEntry });
+      else return true;
+    }
+    return page.length === take && batch.length > 0;
+  };
+  const done = (more: boolean): CollectedPage => ({
+    nodes: page.map((e) => e.node),
+    last: page.at(-1)?.entry,
+    skipped,
+    more,
+  });
+  let uncounted = check ? 0 : skip;
+  for await (const entry of entries) {
+    if (uncounted > 0) {
+      uncounted--;
+      skipped++;
+      continue;
+    }
+    batch.push(entry);
+    if (batch.length > take - page.length && (await flush())) return done(true);
+  }
+  return done(batch.length > 0 && (await flush()));
+}
+
+/** Parents of the listed objects, for `parent` { nodeId, name, nodeType }. */
+async function parentsOf(nodes: Node[], known?: Node): Promise<Map<string, ListElement['parent']>> {
+  const ids = [
+    ...new Set(
+      nodes.flatMap((node) => (node.parentId && node.parentId !== known?.nodeId ? [node.parentId] : [])),
+    ),
+  ];
+  const parents = [...(ids.length > 0 ? await findNodes(ids) : []), ...(known ? [known] : [])];
+  return new Map(
+    parents.map((parent) => [
+      parent.nodeId,
+      { nodeId: parent.nodeId, name: parent.name, nodeType: parent.nodeType },
+    ]),
+  );
+}
+
+export async function listObjects(
+  caller: Caller,
+  target: ListTarget,
+  query: ListQuery,
+): Promise<ListPage<ListElement | AnalyzerElement>> {
+  const p = parametersOf(target, query);
+  let source: ListSource;
+  let knownParent: Node | undefined;
+  if (target.kind === 'children') {
+    const children = await childrenSource(caller, target.parentId, p);
+    source = children.source;
+    knownParent = children.parent;
+  } else {
+    source = readableSource(await readableRoots(caller), p);
+  }
+  const analyzer = target.kind === 'typed' && target.list.kind === 'analyzer';
+  const filter: EntryFilter = {
+    ...(source.entryNodeTypes ? { nodeTypes: source.entryNodeTypes } : {}),
+    ...(p.nodeStatus ? { nodeStatus: p.nodeStatus } : {}),
+    ...(p.name !== undefined ? { nameContains: p.name } : {}),
+    ...(p.draft ? {} : { publishedOnly: true }),
+    ...(analyzer ? { needsAttention: true } : {}),
+  };
+  const sinceOnKey = p.modifiedSince && p.sortKey === 'modificationDate';
+  const range = {
+    sortKey: p.sortKey,
+    order: p.order,
+    ...(p.cursor ? { after: p.cursor.after } : {}),
+    ...(sinceOnKey ? { atLeast: p.modifiedSince } : {}),
+  };
+  const since = p.modifiedSince && !sinceOnKey ? Date.parse(p.modifiedSince) : undefined;
+  const check = since === undefined ? undefined : (node: Node) => Date.parse(node.modificationDate) >= since;
+  const skip = p.cursor ? 0 : (p.currentPage - 1) * p.pageSize;
+  const entries = listEntries(source.partitions, filter, range, skip + p.pageSize);
+  const [collected, countedTotal] = await Promise.all([
+    collectPage(entries, skip, p.pageSize, p.draft ? 'DRAFT' : 'PUBLISHED', check),
+    source.total(),
+  ]);
+  const parents = await parentsOf(collected.nodes, knownParent);
+  const results = collected.nodes.map((node) => {
+    const element = toListElement(node, node.parentId ? (parents.get(node.parentId) ?? null) : null);
+    return analyzer ? toAnalyzerElement(element, node) : element;
+  });
+  // Counts cover type and status; other filters leave the count an upper bound, unless this page ends the list.
+  const counted = p.name === undefined && !p.modifiedSince && p.draft && !analyzer;
+  const endKnown = !collected.more && !p.cursor;
+  const totalRecords = counted ? countedTotal : endKnown ? collected.skipped + results.length : countedTotal;
+  return {
+    totalRecords,
+    totalRecordsExact: counted || endKnown,
+    sortKey: p.sortKey,
+    order: p.order,
+    pageSize: p.pageSize,
+    currentPage: p.currentPage,
+    results,
+    nextCursor:
+      collected.more && collected.last
+        ? encodeCursor({ after: collected.last.sortValue, page: p.currentPage + 1 }, p.fingerprint)
+        : null,
+  };
+}
+
+/** The maturity list takes paging only: it has one row per facet. */
+const MATURITY_PARAMETERS = new Set(['pageSize', 'currentPage']);
+
+export async function listMaturity(caller: Caller, query: ListQuery): Promise<ListPage<MaturityElement>> {
+  const extra = Object.keys(query).filter((name) => !MATURITY_PARAMETERS.has(name));
+  if (extra.length > 0) {
+    throw new ValidationError(
+      extra.map((name) => ({
+        in: 'query' as const,
+        path: `$.${name}`,
+        rule: 'unrecognized_key',
+        message: 'the maturity list takes only pageSize and currentPage',
+      })),
+    );
+  }
   const pageSize = Number(query.pageSize ?? DEFAULT_PAGE_SIZE);
   const currentPage = Number(query.currentPage ?? 1);
-  // Only what the caller may read is listed.
-  let environments = (await findLiveNodesOfType('ENVIRONMENT')).filter((e) => can(caller, e, 'read'));
-  if (!flag(query.draft, true)) {
-    const published = await Promise.all(
-      environments.filter((e) => e.publishedNodeVersionId).map((e) => findNode(e.nodeId, 'PUBLISHED')),
+  const readable = await readableRoots(caller);
+  const counts = await readCounts(readable.roots.map((root) => root.nodeId));
+  const count = (types: Set<string>, status: NodeStatus) =>
+    readable.roots.reduce(
+      (sum, root) => sum + subtreeTotal(root, counts.get(root.nodeId) ?? {}, types, status),
+      0,
     );
-    environments = published.filter((n): n is Node => n !== null && !n.deleted);
-  }
-  environments.sort((a, b) => (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0));
+  const rows = (Object.entries(FACET_ITEM_TYPES) as [Facet, readonly string[]][])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([facet, types]) =>
+      maturityElement(facet, types, count(new Set(types), 'IN_PROGRESS'), count(new Set(types), 'PUBLISHED')),
+    );
   const start = (currentPage - 1) * pageSize;
   return {
-    totalRecords: environments.length,
-    sortKey: 'nodeId',
+    totalRecords: rows.length,
+    totalRecordsExact: true,
+    sortKey: 'facet',
     order: 'ASC',
     pageSize,
     currentPage,
-    results: environments.slice(start, start + pageSize).map((e) => toListElement(e, null)),
+    results: rows.slice(start, start + pageSize),
+    nextCursor: null,
   };
 }

@@ -3,6 +3,7 @@
  * say. A route added without a row here fails the first test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TYPED_LISTS } from '#shared/domain/typed-lists.ts';
 import { TYPED_RETRIEVES } from '#shared/domain/typed-retrieves.ts';
 import { ROUTES } from '#shared/http/routes.ts';
 import { createNode, createOfType, folder, urlDocument } from './helpers/library.ts';
@@ -125,6 +126,11 @@ const MATRIX: Record<string, { expected: Expected; call: (persona: Persona) => P
     expected: expect6(401, 200, 200, 200, 200, 200),
     call: async () => ({ method: 'GET', path: '/api/v1/list?nodeType=ENVIRONMENT' }),
   },
+  'GET /api/v1/list/{nodeId}': {
+    // The children of folder A: readable within environment A only.
+    expected: expect6(401, 200, 200, 404, 200, 200),
+    call: async () => ({ method: 'GET', path: `/api/v1/list/${world.folderA}` }),
+  },
   'GET /api/v1/items/{nodeId}/grants': {
     expected: expect6(401, 403, 403, 404, 200, 200),
     call: async () => ({ method: 'GET', path: `/api/v1/items/${world.folderA}/grants` }),
@@ -246,6 +252,14 @@ const MATRIX: Record<string, { expected: Expected; call: (persona: Persona) => P
 };
 
 // The per-type retrieves answer like retrieve: readers of environment A read its objects.
+// Per-type lists show everyone what they may read (perhaps nothing): never a 403.
+for (const typed of TYPED_LISTS) {
+  MATRIX[`GET /api/v1${typed.path}`] = {
+    expected: expect6(401, 200, 200, 200, 200, 200),
+    call: async () => ({ method: 'GET', path: `/api/v1${typed.path}` }),
+  };
+}
+
 for (const typed of TYPED_RETRIEVES) {
   MATRIX[`GET /api/v1${typed.path}`] = {
     expected: expect6(401, 200, 200, 404, 200, 200),

@@ -26,7 +26,7 @@ export async function startTestStack(): Promise<TestStack> {
     adminUsername: ADMIN.username,
     adminPassword: ADMIN.password,
     ttlSweepSeconds: 3600,
-    logLevel: 'silent',
+    logLevel: process.env.TEST_LOG === 'info' ? 'info' : 'silent',
   });
   // Guard: these tests write and delete freely; they must never reach anything but this machine.
   for (const endpoint of [stack.url, process.env.DYNAMODB_ENDPOINT, process.env.S3_ENDPOINT]) {

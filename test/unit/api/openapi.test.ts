@@ -92,7 +92,12 @@ describe('OpenAPI document', () => {
       ]),
     );
     const list = document.paths['/api/v1/list']?.get as Operation;
-    expect(list.parameters.find((p) => p.name === 'nodeType')?.required).toBe(true);
+    expect(list.parameters.find((p) => p.name === 'sortKey')?.required).toBe(false);
+    expect(list.parameters.some((p) => p.in === 'path')).toBe(false);
+    const children = document.paths['/api/v1/list/{nodeId}']?.get as Operation;
+    expect(children.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'nodeId', in: 'path', required: true })]),
+    );
   });
 
   it('gives request examples that the request schemas accept', () => {
