@@ -36,7 +36,9 @@ export function decodeCursor(value: string, fingerprint: string): ListCursor {
     throw invalid('is not a cursor this service issued; pass nextCursor from a list page unchanged');
   }
   const { a, p, f } = (decoded ?? {}) as { a?: unknown; p?: unknown; f?: unknown };
-  if (typeof a !== 'string' || !Number.isSafeInteger(p) || (p as number) < 2 || typeof f !== 'string') {
+  // A sort value is a non-empty index key of at most 1024 bytes.
+  const sortValue = typeof a === 'string' && a.length > 0 && Buffer.byteLength(a) <= 1024;
+  if (!sortValue || !Number.isSafeInteger(p) || (p as number) < 2 || typeof f !== 'string') {
     throw invalid('is not a cursor this service issued; pass nextCursor from a list page unchanged');
   }
   if (f !== fingerprint) {

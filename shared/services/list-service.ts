@@ -9,7 +9,7 @@
  * - totalRecords comes from the counts kept by the write path: one small item per readable root;
  * - a cursor resumes right after the last object, so every page of a walk costs the same;
  * - page n by number (currentPage) first reads the (n - 1) × pageSize entries before it from the index
- *   (small entries, about 25 per read unit, not the objects): deep pages cost more, the cursor does not.
+ *   (small entries, about 40 per read unit, not the objects): deep pages cost more, the cursor does not.
  * - filters on type, status, name, publication and attention are checked on the index entries; a
  *   modifiedSince with a sort key other than modificationDate is checked on the objects, so it reads about
  *   pageSize ÷ (share of objects modified since) objects per page.
@@ -166,19 +166,35 @@ function subtreeTotal(
   return sumCounts(counts, 'd', types, status) + itself;
 }
 
+const FOLDERS_PER_QUERY = 40;
+
+const chunks = <T>(items: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+/** An environment's partition, or one per nodeType asked for; limited to some folders' subtrees. */
+function environmentPartitions(
+  environmentId: string,
+  folders: string[] | undefined,
+  nodeTypes: string[] | undefined,
+): ListPartition[] {
+  const within = folders ? { within: folders } : {};
+  if (!nodeTypes)
+    return [{ scope: 'environment', partition: listPartition.environment(environmentId), ...within }];
+  return nodeTypes.map((type) => ({
+    scope: 'type',
+    partition: listPartition.type(environmentId, type),
+    ...within,
+  }));
+}
+
 function readableSource(readable: ReadableRoots, p: ListParameters): ListSource {
-  const partitions = readable.environments.flatMap(({ environmentId, folders }): ListPartition[] => {
-    const within = folders ? { within: folders } : {};
-    if (!p.nodeTypes)
-      return [
-        { scope: 'environment' as const, partition: listPartition.environment(environmentId), ...within },
-      ];
-    return p.nodeTypes.map((type) => ({
-      scope: 'type' as const,
-      partition: listPartition.type(environmentId, type),
-      ...within,
-    }));
-  });
+  const partitions = readable.environments.flatMap(({ environmentId, folders }): ListPartition[] =>
+    // Folders are disjoint subtrees: a reader of many reads them in groups, each within DynamoDB's
+    // expression size limits, and the merge puts the groups back in order.
+    (folders ? chunks(folders, FOLDERS_PER_QUERY) : [undefined]).flatMap((group) =>
+      environmentPartitions(environmentId, group, p.nodeTypes),
+    ),
+  );
   const types = p.nodeTypes && new Set(p.nodeTypes);
   return {
     partitions,

@@ -3,12 +3,8 @@
  * writes (the data layer asks DynamoDB for ReturnConsumedCapacity on every call). Runs on the
  * embedded stack, whose dynalite meters the table itself; GSI writes are not metered by dynalite.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startEmbeddedStack } from '#infra/local/embedded-stack.ts';
-import { ApiClient } from '../integration/helpers/test-stack.ts';
 import { type AuthCost, measureAuthCost } from './auth-cost.ts';
+import type { BenchStack } from './bench-stack.ts';
 
 export interface CapacityFigures {
   operation: string;
@@ -16,74 +12,49 @@ export interface CapacityFigures {
   writeCapacityUnits: number;
 }
 
-export async function measureCapacity(): Promise<{
+export async function measureCapacity({ api, token, lastLine }: BenchStack): Promise<{
   operations: CapacityFigures[];
   sessionCheck: CapacityFigures;
   authCost: AuthCost;
 }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-capacity-'));
-  const lines: Record<string, unknown>[] = [];
-  const log = console.log;
-  console.log = (line: unknown) => {
-    if (typeof line === 'string' && line.startsWith('{')) lines.push(JSON.parse(line));
-    else log(line);
-  };
-  const stack = await startEmbeddedStack({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    adminUsername: 'bench',
-    adminPassword: 'bench-password-123',
-    ttlSweepSeconds: 3600,
-    logLevel: 'info',
-  });
-  try {
-    const api = new ApiClient(stack.url);
-    const token = await api.login('bench', 'bench-password-123');
-    const environments = await api.call('GET', '/api/v1/list?nodeType=ENVIRONMENT', { token });
-    const parent = { nodeId: environments.body.results[0].nodeId };
-    const lastLine = () => lines[lines.length - 1] as { consumedRCU: number; consumedWCU: number };
-    const figures: CapacityFigures[] = [];
-    const record = (operation: string) =>
-      figures.push({
-        operation,
-        readCapacityUnits: lastLine().consumedRCU,
-        writeCapacityUnits: lastLine().consumedWCU,
-      });
-
-    const folder = { parent, '@type': 'NodeElement', nodeType: 'DOCUMENT_SET', name: 'Bench folder' };
-    const created = await api.call('POST', '/api/v1/items', { token, body: folder });
-    record('create');
-    await api.call('GET', `/api/v1/items/${created.body.nodeId}`, { token });
-    record('retrieve');
-    await api.call('PUT', `/api/v1/items/${created.body.nodeId}`, {
-      token,
-      body: {
-        ...folder,
-        name: 'Renamed',
-        nodeId: created.body.nodeId,
-        nodeVersionId: created.body.nodeVersionId,
-      },
+  const environments = await api.call('GET', '/api/v1/list?nodeType=ENVIRONMENT', { token });
+  const parent = { nodeId: environments.body.results[0].nodeId };
+  const figures: CapacityFigures[] = [];
+  const record = (operation: string) =>
+    figures.push({
+      operation,
+      readCapacityUnits: lastLine().consumedRCU,
+      writeCapacityUnits: lastLine().consumedWCU,
     });
-    record('update');
-    // Measured while the node exists; log lines of these in-process calls are not read.
-    const authCost = await measureAuthCost(created.body.nodeId, token);
-    await api.call('DELETE', `/api/v1/items/${created.body.nodeId}`, { token, body: {} });
-    record('delete (one node)');
 
-    // The session check alone, measured through the same repository call every request makes.
-    const { metered } = await import('#shared/clients/capacity-meter.ts');
-    const { findSessionWithUser } = await import('#shared/data/session-repository.ts');
-    const claims = JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString());
-    const { consumed } = await metered(() => findSessionWithUser(claims.sid, claims.sub));
-    return {
-      operations: figures,
-      sessionCheck: { operation: 'session check', ...consumed },
-      authCost,
-    };
-  } finally {
-    console.log = log;
-    await stack.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  const folder = { parent, '@type': 'NodeElement', nodeType: 'DOCUMENT_SET', name: 'Bench folder' };
+  const created = await api.call('POST', '/api/v1/items', { token, body: folder });
+  record('create');
+  await api.call('GET', `/api/v1/items/${created.body.nodeId}`, { token });
+  record('retrieve');
+  await api.call('PUT', `/api/v1/items/${created.body.nodeId}`, {
+    token,
+    body: {
+      ...folder,
+      name: 'Renamed',
+      nodeId: created.body.nodeId,
+      nodeVersionId: created.body.nodeVersionId,
+    },
+  });
+  record('update');
+  // Measured while the node exists; log lines of these in-process calls are not read.
+  const authCost = await measureAuthCost(created.body.nodeId, token);
+  await api.call('DELETE', `/api/v1/items/${created.body.nodeId}`, { token, body: {} });
+  record('delete (one node)');
+
+  // The session check alone, measured through the same repository call every request makes.
+  const { metered } = await import('#shared/clients/capacity-meter.ts');
+  const { findSessionWithUser } = await import('#shared/data/session-repository.ts');
+  const claims = JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString());
+  const { consumed } = await metered(() => findSessionWithUser(claims.sid, claims.sub));
+  return {
+    operations: figures,
+    sessionCheck: { operation: 'session check', ...consumed },
+    authCost,
+  };
 }

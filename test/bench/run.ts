@@ -3,8 +3,10 @@
  * noisy), plus counts that do not drift (bundle bytes, consumed capacity).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { startBenchStack } from './bench-stack.ts';
 import { measureBundles } from './bundles.ts';
 import { measureCapacity } from './capacity.ts';
+import { measureListCost, type PageCost } from './list-cost.ts';
 
 const TARGETS = { bundleBytes: 150 * 1024, importRatio: 1.3, retrieveRcuBeyondSession: 1, updateWcu: 3 };
 const mark = (ok: boolean) => (ok ? 'ok  ' : 'MISS');
@@ -23,7 +25,9 @@ for (const f of bundles.functions) {
   );
 }
 
-const capacity = await measureCapacity();
+// One embedded stack for every capacity figure: the data layer's clients are made once per process.
+const bench = await startBenchStack('capacity');
+const capacity = await measureCapacity(bench);
 const session = capacity.sessionCheck;
 console.log('\nDynamoDB consumed capacity per request (table; dynalite meters no GSI writes, see README)');
 console.log(
@@ -51,9 +55,39 @@ console.log(
     '(plus one settings read per function instance a minute, one session write a minute while active)',
 );
 
+const listCost = await measureListCost(bench);
+await bench.close();
+console.log(
+  '\nRead capacity (RCU) per list page as the library grows (session check included; page 1 at pageSize 50, ' +
+    'full cursor walk at pageSize 1000)',
+);
+for (const list of listCost[0]?.lists.map((l) => l.list) ?? []) {
+  console.log(`  ${list}`);
+  for (const size of listCost) {
+    const cost = size.lists.find((l) => l.list === list);
+    if (!cost) continue;
+    console.log(
+      `    ${String(size.libraryObjects).padStart(6)} objects: page 1 ${String(cost.firstPage).padStart(5)}   ` +
+        `walk ${String(cost.walkPages).padStart(3)} pages, per page mean ${cost.walkMean} max ${cost.walkMax}, ` +
+        `per object ${cost.walkPerObject}`,
+    );
+  }
+}
+const flat = (pick: (cost: PageCost) => number) =>
+  listCost.every((size) =>
+    size.lists.every((cost) => {
+      const smallest = listCost[0]?.lists.find((l) => l.list === cost.list);
+      return smallest !== undefined && pick(cost) <= pick(smallest) * 1.1;
+    }),
+  );
+console.log(
+  `Target: flat from the smallest to the largest library (within 10%): page 1 ${mark(flat((c) => c.firstPage))}, ` +
+    `walk per object ${mark(flat((c) => c.walkPerObject))}`,
+);
+
 mkdirSync('bench-results', { recursive: true });
 writeFileSync(
   'bench-results/latest.json',
-  JSON.stringify({ at: new Date().toISOString(), bundles, capacity }, null, 2),
+  JSON.stringify({ at: new Date().toISOString(), bundles, capacity, listCost }, null, 2),
 );
 console.log('\nWritten to bench-results/latest.json');

@@ -1,0 +1,59 @@
+/**
+ * The embedded stack for benchmarks, in this process, with the request log lines captured: each line
+ * carries the DynamoDB capacity its request consumed (consumedRCU, consumedWCU).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedStack } from '#infra/local/embedded-stack.ts';
+import { ApiClient } from '../integration/helpers/test-stack.ts';
+
+export interface RequestLine {
+  operation: string;
+  status: number;
+  consumedRCU: number;
+  consumedWCU: number;
+}
+
+export interface BenchStack {
+  api: ApiClient;
+  token: string;
+  /** The log line of the request made last. */
+  lastLine: () => RequestLine;
+  close: () => Promise<void>;
+}
+
+export async function startBenchStack(name: string): Promise<BenchStack> {
+  const dataDir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
+  const lines: RequestLine[] = [];
+  const log = console.log;
+  console.log = (line: unknown) => {
+    if (typeof line === 'string' && line.startsWith('{')) lines.push(JSON.parse(line));
+    else log(line);
+  };
+  const stack = await startEmbeddedStack({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    adminUsername: 'bench',
+    adminPassword: 'bench-password-123',
+    ttlSweepSeconds: 3600,
+    logLevel: 'info',
+  });
+  const api = new ApiClient(stack.url);
+  const token = await api.login('bench', 'bench-password-123');
+  return {
+    api,
+    token,
+    lastLine: () => {
+      const line = lines.at(-1);
+      if (!line) throw new Error('no request was logged');
+      return line;
+    },
+    close: async () => {
+      console.log = log;
+      await stack.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
