@@ -20,11 +20,14 @@ export async function findLiveChildIds(parentId: string): Promise<string[]> {
   return links.map((link) => String(link.childId));
 }
 
-/** Working copies of many nodes, strongly consistent, in no particular order. */
-export async function findNodes(nodeIds: string[]): Promise<Node[]> {
+/**
+ * Working copies of many nodes, in no particular order: strongly consistent unless the caller can do with
+ * eventually consistent reads (half the cost), as lists naming parents can.
+ */
+export async function findNodes(nodeIds: string[], { consistent = true } = {}): Promise<Node[]> {
   const items = await batchGetItems(
     nodeIds.map((id) => nodeKey(id)),
-    { consistent: true },
+    { consistent },
   );
   return items.map(itemToNode);
 }

@@ -271,7 +271,11 @@ async function parentsOf(nodes: Node[], known?: Node): Promise<Map<string, ListE
       nodes.flatMap((node) => (node.parentId && node.parentId !== known?.nodeId ? [node.parentId] : [])),
     ),
   ];
-  const parents = [...(ids.length > 0 ? await findNodes(ids) : []), ...(known ? [known] : [])];
+  // One read per distinct parent on the page (at most pageSize); names need no strong consistency.
+  const parents = [
+    ...(ids.length > 0 ? await findNodes(ids, { consistent: false }) : []),
+    ...(known ? [known] : []),
+  ];
   return new Map(
     parents.map((parent) => [
       parent.nodeId,

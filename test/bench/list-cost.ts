@@ -57,22 +57,32 @@ async function createFolder(bench: BenchStack, environmentId: string, name: stri
   return (await findNode(created.body.nodeId)) as Node;
 }
 
-/** Adds `count` documents, half to the big folder and half spread over folders of 1000. */
-async function seed(bench: BenchStack, big: Node, environmentId: string, count: number): Promise<void> {
+/** Folders the other half of the documents is spread over, the same number at every library size. */
+const OTHER_FOLDERS = 10;
+
+/**
+ * Adds `count` documents, half to the big folder and half round-robin over the other folders. The shape
+ * stays the same as the library grows, so a page names the same number of distinct parents at every size
+ * and the figures show what the size of the library costs.
+ */
+async function seed(
+  bench: BenchStack,
+  big: Node,
+  others: Node[],
+  count: number,
+  from: number,
+): Promise<void> {
   const { commitNodeWrites } = await import('#shared/data/node-write-path.ts');
-  const perCommit = 45; // 45 × (node + child record) + 2 counts items stays under 100 per transaction
-  let written = 0;
-  while (written < count) {
-    const other = await createFolder(bench, environmentId, `Folder ${written}`);
-    const batchEnd = Math.min(count, written + 2000);
-    for (let i = written; i < batchEnd; i += perCommit) {
-      const at = new Date().toISOString();
-      const nodes = Array.from({ length: Math.min(perCommit, batchEnd - i) }, (_, k) =>
-        documentUnder((i + k) % 2 === 0 ? big : other, `Document ${((i + k) * 7919) % 100_003}`, at),
-      );
-      await commitNodeWrites(nodes.map((node) => ({ kind: 'create' as const, node })));
-    }
-    written = batchEnd;
+  // 40 × (node + child record) + at most 12 counts items (11 folders, the environment) stays under 100.
+  const perCommit = 40;
+  for (let i = from; i < from + count; i += perCommit) {
+    const at = new Date().toISOString();
+    const nodes = Array.from({ length: Math.min(perCommit, from + count - i) }, (_, k) => {
+      const n = i + k;
+      const folder = n % 2 === 0 ? big : (others[(n >> 1) % others.length] as Node);
+      return documentUnder(folder, `Document ${(n * 7919) % 100_003}`, at);
+    });
+    await commitNodeWrites(nodes.map((node) => ({ kind: 'create' as const, node })));
   }
 }
 
@@ -110,10 +120,13 @@ export async function measureListCost(bench: BenchStack): Promise<ListCostAtSize
   });
   const environmentId: string = environments.body.results[0].nodeId;
   const big = await createFolder(bench, environmentId, 'Big');
+  const others: Node[] = [];
+  for (let i = 0; i < OTHER_FOLDERS; i++)
+    others.push(await createFolder(bench, environmentId, `Folder ${i}`));
   const results: ListCostAtSize[] = [];
   let seeded = 0;
   for (const size of LIBRARY_SIZES) {
-    await seed(bench, big, environmentId, size - seeded);
+    await seed(bench, big, others, size - seeded, seeded);
     seeded = size;
     results.push({
       libraryObjects: size,
