@@ -65,13 +65,7 @@ const OTHER_FOLDERS = 10;
  * stays the same as the library grows, so a page names the same number of distinct parents at every size
  * and the figures show what the size of the library costs.
  */
-async function seed(
-  bench: BenchStack,
-  big: Node,
-  others: Node[],
-  count: number,
-  from: number,
-): Promise<void> {
+async function seed(big: Node, others: Node[], count: number, from: number): Promise<void> {
   const { commitNodeWrites } = await import('#shared/data/node-write-path.ts');
   // 40 × (node + child record) + at most 12 counts items (11 folders, the environment) stays under 100.
   const perCommit = 40;
@@ -126,7 +120,7 @@ export async function measureListCost(bench: BenchStack): Promise<ListCostAtSize
   const results: ListCostAtSize[] = [];
   let seeded = 0;
   for (const size of LIBRARY_SIZES) {
-    await seed(bench, big, others, size - seeded, seeded);
+    await seed(big, others, size - seeded, seeded);
     seeded = size;
     results.push({
       libraryObjects: size,
