@@ -121,6 +121,10 @@ async function* partitionEntries(
   chunk: number,
 ): AsyncGenerator<ListEntry> {
   const index = listIndex(partition.scope, range.sortKey);
+  // Walking down past the lower bound: nothing is left (and DynamoDB refuses an inverted BETWEEN).
+  if (range.order === 'DESC' && range.after !== undefined && range.atLeast !== undefined) {
+    if (range.after < range.atLeast) return;
+  }
   const key = keyCondition(range);
   const filters = filterExpression(partition, filter);
   const input: QueryCommandInput = {

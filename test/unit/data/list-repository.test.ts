@@ -75,4 +75,17 @@ describe('listEntries', () => {
       ExpressionAttributeValues: { ':pk': 'P#F1', ':lower': '2026-11-01T00:00:00.000Z' },
     });
   });
+
+  it('reads nothing when a walk down has passed the modifiedSince bound', async () => {
+    ddb.on(QueryCommand).resolves({ Items: [] });
+    const partitions = [{ scope: 'parent' as const, partition: 'P#F1' }];
+    const range = {
+      sortKey: 'modificationDate' as const,
+      order: 'DESC' as const,
+      atLeast: '2026-11-01T00:00:00.000Z',
+      after: '2026-10-01T00:00:00.000Z#X',
+    };
+    expect(await take(listEntries(partitions, {}, range, 50), 1)).toEqual([]);
+    expect(ddb.commandCalls(QueryCommand)).toHaveLength(0);
+  });
 });
