@@ -27,9 +27,6 @@ export type NodeWrite =
   /** Nothing is written, but the commit fails unless this node exists and is not deleted. */
   | { kind: 'requireLive'; nodeId: string };
 
-/** DynamoDB's limit on items in one transaction. */
-export const MAX_WRITES_PER_COMMIT = 100;
-
 /** A condition of the listed writes did not hold; nothing of the commit was written. */
 export class NodeWriteConflict extends ConflictError {
   constructor(readonly failed: NodeWrite[]) {
@@ -122,10 +119,23 @@ function transactionOf(writes: NodeWrite[], TableName: string): { write?: NodeWr
   ];
 }
 
-/** How many transaction items a set of writes takes (a commit holds at most MAX_WRITES_PER_COMMIT). */
-export function transactionSize(writes: NodeWrite[]): number {
-  return transactionOf(writes, '').length;
+/** DynamoDB's limits on one transaction: 100 items and 4 MB (kept well under, as sizes are estimated). */
+export const MAX_WRITES_PER_COMMIT = 100;
+const MAX_COMMIT_BYTES = 3_500_000;
+
+/** What a set of writes takes of one commit: transaction items and (estimated) bytes. */
+export interface CommitFootprint {
+  items: number;
+  bytes: number;
 }
+
+export function commitFootprint(writes: NodeWrite[]): CommitFootprint {
+  const items = transactionOf(writes, '').map((e) => e.item);
+  return { items: items.length, bytes: Buffer.byteLength(JSON.stringify(items)) };
+}
+
+export const fitsOneCommit = (footprint: CommitFootprint) =>
+  footprint.items <= MAX_WRITES_PER_COMMIT && footprint.bytes <= MAX_COMMIT_BYTES;
 
 /** Commits the writes all together or not at all. */
 export async function commitNodeWrites(writes: NodeWrite[]): Promise<void> {

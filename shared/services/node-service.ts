@@ -5,11 +5,11 @@
 
 import { findLiveChildIds, findNode, findNodes } from '#shared/data/node-repository.ts';
 import {
+  commitFootprint,
   commitNodeWrites,
-  MAX_WRITES_PER_COMMIT,
+  fitsOneCommit,
   type NodeWrite,
   NodeWriteConflict,
-  transactionSize,
 } from '#shared/data/node-write-path.ts';
 import {
   BadRequestError,
@@ -406,13 +406,21 @@ export async function deleteNode(
   }
 }
 
+/**
+ * Commits groups of writes in as few transactions as DynamoDB's limits allow, a group never split.
+ * Footprints of groups are added up, which overestimates shared counts items: batches err on the small side.
+ */
 async function commitInBatches(groups: NodeWrite[][]): Promise<void> {
   let batch: NodeWrite[] = [];
+  let used = { items: 0, bytes: 0 };
   for (const group of groups) {
-    if (transactionSize(batch) + transactionSize(group) > MAX_WRITES_PER_COMMIT) {
+    const footprint = commitFootprint(group);
+    const together = { items: used.items + footprint.items, bytes: used.bytes + footprint.bytes };
+    if (batch.length > 0 && !fitsOneCommit(together)) {
       await commitNodeWrites(batch);
       batch = [];
-    }
+      used = footprint;
+    } else used = together;
     batch.push(...group);
   }
   await commitNodeWrites(batch);

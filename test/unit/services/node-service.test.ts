@@ -103,4 +103,39 @@ describe('deleting a subtree', () => {
       'COUNTS',
     ]);
   });
+
+  it('splits a subtree of large objects over transactions that stay under DynamoDB’s 4 MB', async () => {
+    const admin: Caller = { ...editor, systemAdmin: true };
+    const folder = sampleNode({ nodeId: 'F1', nodeType: 'DOCUMENT_SET', documentType: null, url: null });
+    // 30 documents with a 200 KB description each: 6 MB in all, far under 100 items.
+    const description = `<p>${'x'.repeat(200_000)}</p>`;
+    const children = Array.from({ length: 30 }, (_, i) =>
+      sampleNode({
+        nodeId: `C${i}`,
+        parentId: 'F1',
+        ancestorIds: [...folder.ancestorIds, 'F1'],
+        richTextDescription: description,
+      }),
+    );
+    const folderItem = { PK: 'NODE#F1', SK: 'DRAFT', ...folder };
+    const childLinks = { Items: children.map((c) => ({ childId: c.nodeId })) };
+    const childItems = children.map((c) => ({ PK: `NODE#${c.nodeId}`, SK: 'DRAFT', ...c }));
+    ddb.on(GetCommand).resolves({ Item: folderItem });
+    ddb.on(QueryCommand).resolves({ Items: [] });
+    ddb
+      .on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'NODE#F1', ':prefix': 'CHILD#' } })
+      .resolves(childLinks);
+    ddb.on(BatchGetCommand).resolves({ Responses: { 'unit-test-table': childItems } });
+    ddb.on(TransactWriteCommand).resolves({});
+
+    expect(await deleteNode(admin, 'F1', undefined)).toHaveLength(31);
+    const commits = ddb
+      .commandCalls(TransactWriteCommand)
+      .map((call) => call.args[0].input.TransactItems ?? []);
+    expect(commits.length).toBeGreaterThan(1);
+    for (const items of commits) expect(Buffer.byteLength(JSON.stringify(items))).toBeLessThan(4_000_000);
+    const deletedIds = commits.flatMap((items) => items.flatMap((i) => (i.Put ? [i.Put.Item?.nodeId] : [])));
+    expect([...deletedIds].sort()).toEqual(['F1', ...children.map((c) => c.nodeId)].sort());
+    expect(deletedIds.at(-1)).toBe('F1');
+  });
 });
