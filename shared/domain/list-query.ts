@@ -15,13 +15,14 @@ export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_OFFSET = 100_000;
 
 export const SORT_KEYS = ['nodeId', 'name', 'creationDate', 'modificationDate'] as const;
-const KNOWN_NODE_TYPES = new Set(NODE_TYPE_NAMES);
-
-/** `nodeType` may repeat (`?nodeType=ROLE&nodeType=ASSET`); the gateway joins repeats with commas. */
+/**
+ * `nodeType` may repeat (`?nodeType=ROLE&nodeType=ASSET`); the gateway joins repeats with commas. A pattern
+ * (not a refinement) so the reference shows the allowed values.
+ */
+const oneNodeType = `(?:${NODE_TYPE_NAMES.join('|')})`;
 const nodeTypeList = z.string().check(
-  z.refine((value) => value.split(',').every((type) => KNOWN_NODE_TYPES.has(type)), {
+  z.regex(new RegExp(`^${oneNodeType}(?:,${oneNodeType})*$`), {
     message: `each value must be one of ${NODE_TYPE_NAMES.join(', ')}`,
-    params: { rule: 'enum' },
   }),
 );
 
