@@ -81,8 +81,7 @@ export const listElementSchema = z.strictObject({
 
 /** What the analyzer list adds to a list element: why the object needs attention. */
 export const analyzerElementSchema = z.strictObject({
-  ...z.omit(listElementSchema, { '@type': true }).shape,
-  '@type': z.literal('AnalyzerElement'),
+  ...listElementSchema.shape,
   findings: z.array(z.enum(['NEVER_PUBLISHED', 'UNPUBLISHED_CHANGES', 'NO_DESCRIPTION'])),
 });
 

@@ -6,9 +6,8 @@ import type { Facet } from './node-types.ts';
 
 export type Finding = 'NEVER_PUBLISHED' | 'UNPUBLISHED_CHANGES' | 'NO_DESCRIPTION';
 
-/** An object of the analyzer list, with what needs attention. */
-export interface AnalyzerElement extends Omit<ListElement, '@type'> {
-  '@type': 'AnalyzerElement';
+/** An object of the analyzer list: a ListElement with what needs attention. */
+export interface AnalyzerElement extends ListElement {
   findings: Finding[];
 }
 
@@ -21,7 +20,7 @@ export function findingsOf(node: Node): Finding[] {
 }
 
 export function toAnalyzerElement(element: ListElement, node: Node): AnalyzerElement {
-  return { ...element, '@type': 'AnalyzerElement', findings: findingsOf(node) };
+  return { ...element, findings: findingsOf(node) };
 }
 
 /** One facet of the maturity list: its governed objects by status. */

@@ -298,7 +298,7 @@ describe('governance lists', () => {
     const analyzer = await list('/api/v1/governance/analyzer-list?nodeType=TERM');
     const ledger = analyzer.results.find((e) => e.name === 'Ledger');
     expect(ledger).toMatchObject({
-      '@type': 'AnalyzerElement',
+      '@type': 'ListElement',
       findings: ['NEVER_PUBLISHED', 'NO_DESCRIPTION'],
     });
     const maturity = await list('/api/v1/governance/maturity-list');
