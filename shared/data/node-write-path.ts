@@ -129,10 +129,12 @@ export interface CommitFootprint {
   bytes: number;
 }
 
-export function commitFootprint(writes: NodeWrite[]): CommitFootprint {
-  const items = transactionOf(writes, '').map((e) => e.item);
-  return { items: items.length, bytes: Buffer.byteLength(JSON.stringify(items)) };
-}
+/** Transaction items of a set of writes, counts items shared among them counted once. */
+export const commitItemCount = (writes: NodeWrite[]) => transactionOf(writes, '').length;
+
+/** Estimated bytes of a set of writes (their JSON), counts items included. */
+export const commitBytes = (writes: NodeWrite[]) =>
+  Buffer.byteLength(JSON.stringify(transactionOf(writes, '').map((e) => e.item)));
 
 export const fitsOneCommit = (footprint: CommitFootprint) =>
   footprint.items <= MAX_WRITES_PER_COMMIT && footprint.bytes <= MAX_COMMIT_BYTES;

@@ -5,7 +5,8 @@
 
 import { findLiveChildIds, findNode, findNodes } from '#shared/data/node-repository.ts';
 import {
-  commitFootprint,
+  commitBytes,
+  commitItemCount,
   commitNodeWrites,
   fitsOneCommit,
   type NodeWrite,
@@ -407,21 +408,22 @@ export async function deleteNode(
 }
 
 /**
- * Commits groups of writes in as few transactions as DynamoDB's limits allow, a group never split.
- * Footprints of groups are added up, which overestimates shared counts items: batches err on the small side.
+ * Commits groups of writes in as few transactions as DynamoDB's limits allow, a group never split. Items
+ * are counted exactly (the counts items nodes of one batch share, once); bytes are each group's, added up.
  */
 async function commitInBatches(groups: NodeWrite[][]): Promise<void> {
   let batch: NodeWrite[] = [];
-  let used = { items: 0, bytes: 0 };
+  let bytes = 0;
   for (const group of groups) {
-    const footprint = commitFootprint(group);
-    const together = { items: used.items + footprint.items, bytes: used.bytes + footprint.bytes };
+    const groupBytes = commitBytes(group);
+    const together = { items: commitItemCount([...batch, ...group]), bytes: bytes + groupBytes };
     if (batch.length > 0 && !fitsOneCommit(together)) {
       await commitNodeWrites(batch);
       batch = [];
-      used = footprint;
-    } else used = together;
+      bytes = 0;
+    }
     batch.push(...group);
+    bytes += groupBytes;
   }
   await commitNodeWrites(batch);
 }

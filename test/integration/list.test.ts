@@ -266,6 +266,24 @@ describe('deleted objects', () => {
   });
 });
 
+describe('totals after a delete that takes several transactions', () => {
+  it('counts a deleted folder of 60 documents out of every total', async () => {
+    const big = (await createNode(api, admin, folder(envL, 'Sixty'))).nodeId;
+    for (let i = 0; i < 60; i++) await createNode(api, admin, urlDocument(big, `Sixty ${i}`));
+    const before = {
+      documents: (await list('/api/v1/document/list')).totalRecords,
+      everything: (await list('/api/v1/list')).totalRecords,
+      environment: (await list(`/api/v1/list/${envL}`)).totalRecords,
+    };
+    expect((await list(`/api/v1/list/${big}`)).totalRecords).toBe(60);
+    const deleted = await api.call('DELETE', `/api/v1/items/${big}`, { token: admin, body: {} });
+    expect(deleted.body).toHaveLength(61);
+    expect((await list('/api/v1/document/list')).totalRecords).toBe(before.documents - 60);
+    expect((await list('/api/v1/list')).totalRecords).toBe(before.everything - 61);
+    expect((await list(`/api/v1/list/${envL}`)).totalRecords).toBe(before.environment - 1);
+  });
+});
+
 describe('visibility', () => {
   it('lists only the environment a reader may read, with totals to match', async () => {
     const page = await list('/api/v1/list?pageSize=1000', reader);
