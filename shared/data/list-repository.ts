@@ -8,10 +8,9 @@ import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import type { Node, NodeStatus } from '#shared/domain/node.ts';
 import { retryableAsUnavailable } from './dynamo-errors.ts';
-import { type NodeCopy, nodeKey } from './keys.ts';
+import type { NodeCopy } from './keys.ts';
 import { type ListScope, type ListSortKey, listIndex } from './list-indexes.ts';
-import { itemToNode } from './node-items.ts';
-import { batchGetItems } from './reads.ts';
+import { findNodes } from './node-repository.ts';
 
 /** One partition of a list index to read. */
 export interface ListPartition {
@@ -199,11 +198,11 @@ export async function* listEntries(
  * deleted after its entry was read is left out.
  */
 export async function fetchListed(entries: readonly ListEntry[], copy: NodeCopy): Promise<Node[]> {
-  const items = await batchGetItems(
-    entries.map((entry) => nodeKey(entry.nodeId, copy)),
-    { consistent: false },
+  const nodes = await findNodes(
+    entries.map((entry) => entry.nodeId),
+    { consistent: false, copy },
   );
-  const byId = new Map(items.map(itemToNode).map((node) => [node.nodeId, node]));
+  const byId = new Map(nodes.map((node) => [node.nodeId, node]));
   return entries.flatMap((entry) => {
     const node = byId.get(entry.nodeId);
     return node && !node.deleted ? [node] : [];

@@ -21,12 +21,15 @@ export async function findLiveChildIds(parentId: string): Promise<string[]> {
 }
 
 /**
- * Working copies of many nodes, in no particular order: strongly consistent unless the caller can do with
- * eventually consistent reads (half the cost), as lists naming parents can.
+ * Many nodes (working copies unless another copy is named), in no particular order: strongly consistent
+ * unless the caller can do with eventually consistent reads (half the cost), as lists can.
  */
-export async function findNodes(nodeIds: string[], { consistent = true } = {}): Promise<Node[]> {
+export async function findNodes(
+  nodeIds: string[],
+  { consistent = true, copy = 'DRAFT' }: { consistent?: boolean; copy?: NodeCopy } = {},
+): Promise<Node[]> {
   const items = await batchGetItems(
-    nodeIds.map((id) => nodeKey(id)),
+    nodeIds.map((id) => nodeKey(id, copy)),
     { consistent },
   );
   return items.map(itemToNode);
