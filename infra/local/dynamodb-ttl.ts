@@ -26,10 +26,12 @@ export class LocalTimeToLive {
     private readonly settingsFile: string,
     private readonly lock: WriteLock,
   ) {
+    // Table name → TTL attribute, with no prototype: a table name is never looked up on Object's.
+    this.settings = Object.create(null);
     try {
-      this.settings = JSON.parse(readFileSync(settingsFile, 'utf8'));
+      Object.assign(this.settings, JSON.parse(readFileSync(settingsFile, 'utf8')));
     } catch {
-      this.settings = {};
+      // No settings yet.
     }
   }
 

@@ -5,8 +5,9 @@
  * `cookies`, repeated query values joined by commas, raw path and query string, base64 for binary
  * bodies, repeated Set-Cookie from `cookies`, the 10 MB payload limit.
  */
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { PayloadTooLargeError } from '#shared/domain/errors.ts';
 import { corsHeaders, preflightHeaders } from '#shared/http/cors.ts';
@@ -41,33 +42,75 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-export function toEvent(req: IncomingMessage, body: Buffer, requestId: string): APIGatewayProxyEventV2 {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  const method = (req.method ?? 'GET').toUpperCase();
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name === 'cookie') continue;
-    headers[name] = Array.isArray(value) ? value.join(',') : value;
+/** What the adapter reads of an HTTP request (an IncomingMessage, or a request a test describes). */
+export interface RawRequest {
+  method?: string | undefined;
+  /** The request target exactly as sent: `/path?query`. */
+  url?: string | undefined;
+  headers: IncomingHttpHeaders;
+  httpVersion: string;
+  remoteAddress?: string | undefined;
+}
+
+/**
+ * Splits the request target as API Gateway does: the path is taken literally (no dot-segment
+ * resolution, no decoding), so `/items/{id}/grants/..` is that route with `..` as its parameter and
+ * never `/items/{id}`.
+ */
+function splitTarget(target: string): { rawPath: string; rawQueryString: string } {
+  // Absolute-form targets (`GET http://host/path`) carry the path after the authority.
+  const path = target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
+  const hash = path.indexOf('#');
+  const withoutFragment = hash < 0 ? path : path.slice(0, hash);
+  const question = withoutFragment.indexOf('?');
+  return question < 0
+    ? { rawPath: withoutFragment, rawQueryString: '' }
+    : { rawPath: withoutFragment.slice(0, question), rawQueryString: withoutFragment.slice(question + 1) };
+}
+
+/**
+ * queryStringParameters as API Gateway builds them: decoded, repeated names joined by commas. Values are
+ * decoded leniently here (the handler refuses malformed escapes from rawQueryString); every name is an
+ * own property, `__proto__` included, as in an event Lambda parsed from JSON.
+ */
+function queryParameters(rawQueryString: string): Record<string, string> {
+  const query = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(rawQueryString)) {
+    const previous = query.get(name);
+    query.set(name, previous === undefined ? value : `${previous},${value}`);
   }
-  const cookies = (req.headers.cookie ?? '')
+  return Object.fromEntries(query);
+}
+
+export function toEvent(req: RawRequest, body: Buffer, requestId: string): APIGatewayProxyEventV2 {
+  const { rawPath, rawQueryString } = splitTarget(req.url ?? '/');
+  const method = (req.method ?? 'GET').toUpperCase();
+  // Own properties whatever the name (`__proto__` included), as in an event Lambda parsed from JSON.
+  const headers: Record<string, string> = Object.fromEntries(
+    Object.entries(req.headers).flatMap(([name, value]) =>
+      value === undefined || name === 'cookie'
+        ? []
+        : [[name, Array.isArray(value) ? value.join(',') : value]],
+    ),
+  );
+  const cookies = (typeof req.headers.cookie === 'string' ? req.headers.cookie : '')
     .split(';')
     .map((c) => c.trim())
     .filter(Boolean);
-  const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams)
-    query[name] = name in query ? `${query[name]},${value}` : value;
+  const query = queryParameters(rawQueryString);
 
-  const match = resolveRoute(method, url.pathname);
+  const match = resolveRoute(method, rawPath);
   const routed = match && 'route' in match ? match : undefined;
   const routeKey = routed ? `${method} ${routed.route.path}` : '$default';
   const contentType = headers['content-type'] ?? '';
-  const isText = body.length === 0 || TEXT_MEDIA.test(contentType);
+  // Text is passed as text; anything else, and text that is not UTF-8, as base64 (the handler judges it).
+  const isText = body.length === 0 || (TEXT_MEDIA.test(contentType) && isUtf8(body));
   const now = new Date();
   return {
     version: '2.0',
     routeKey,
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
+    rawPath,
+    rawQueryString,
     ...(cookies.length > 0 ? { cookies } : {}),
     headers,
     ...(Object.keys(query).length > 0 ? { queryStringParameters: query } : {}),
@@ -81,9 +124,9 @@ export function toEvent(req: IncomingMessage, body: Buffer, requestId: string): 
       domainPrefix: (headers.host ?? 'localhost').split('.')[0] ?? 'localhost',
       http: {
         method,
-        path: url.pathname,
+        path: rawPath,
         protocol: `HTTP/${req.httpVersion}`,
-        sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
+        sourceIp: req.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
       },
       requestId,
@@ -167,7 +210,17 @@ export function createHttpAdapter(
     }
     try {
       const body = await readBody(req);
-      event = toEvent(req, body, requestId);
+      event = toEvent(
+        {
+          method: req.method,
+          url: req.url,
+          headers: req.headers,
+          httpVersion: req.httpVersion,
+          remoteAddress: req.socket.remoteAddress,
+        },
+        body,
+        requestId,
+      );
       const match = resolveRoute(event.requestContext.http.method, event.rawPath);
       const operation = match && 'route' in match ? match.route.operation : FALLBACK_OPERATION;
       const handler = await loadHandler(operation);

@@ -90,18 +90,18 @@ export async function startLocalDynamoDb(options: {
       upstream.end(body);
     });
 
-  const handled: Record<string, (input: never) => Promise<unknown>> = {
-    TransactWriteItems: (input) => lock.run(() => transactions.transactWrite(input)),
-    TransactGetItems: (input) => lock.run(() => transactions.transactGet(input)),
-    UpdateTimeToLive: (input) => ttl.update(input),
-    DescribeTimeToLive: (input) => ttl.describe(input),
-  };
+  const handled = new Map<string, (input: never) => Promise<unknown>>([
+    ['TransactWriteItems', (input) => lock.run(() => transactions.transactWrite(input))],
+    ['TransactGetItems', (input) => lock.run(() => transactions.transactGet(input))],
+    ['UpdateTimeToLive', (input) => ttl.update(input)],
+    ['DescribeTimeToLive', (input) => ttl.describe(input)],
+  ]);
 
   const gateway = http.createServer(async (req, res) => {
     try {
       const body = await readBody(req);
       const action = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
-      const own = handled[action];
+      const own = handled.get(action);
       if (own) reply(res, 200, JSON.stringify(await own(JSON.parse(body.toString('utf8') || '{}') as never)));
       else if (WRITES.has(action)) await lock.run(() => forward(req, body, res));
       else await forward(req, body, res);

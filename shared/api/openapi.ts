@@ -30,6 +30,12 @@ import {
 
 type JsonSchema = Record<string, unknown>;
 
+/** Any operation answers this when the path or query string is not well-formed percent-encoded UTF-8. */
+const MALFORMED_TARGET: ResponseContract = {
+  description: 'The path or query string is not well-formed percent-encoded UTF-8',
+  body: 'problem',
+};
+
 /** Schemas named in components/schemas; everything else is inlined where it is used. */
 const NAMED = new Map<z.ZodMiniType, { name: string; io: 'input' | 'output' }>([
   [baseElementSchema, { name: 'BaseElement', io: 'output' }],
@@ -160,7 +166,10 @@ function operationObject(route: Route) {
         }
       : {}),
     responses: Object.fromEntries(
-      Object.entries(contract.responses).map(([status, r]) => [status, response(r)]),
+      Object.entries({ 400: MALFORMED_TARGET, ...contract.responses }).map(([status, r]) => [
+        status,
+        response(r),
+      ]),
     ),
   };
 }

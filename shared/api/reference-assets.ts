@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Files of swagger-ui-dist the reference serves, and their media types. */
-export const REFERENCE_ASSET_FILES: Record<string, string> = {
+export const REFERENCE_ASSET_FILES: Readonly<Record<string, string>> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
   'favicon-16x16.png': 'image/png',
@@ -62,8 +62,9 @@ const cache = new Map<string, Buffer>();
 
 /** The bytes of a served swagger-ui-dist file, or undefined for any other name. */
 export function readReferenceAsset(file: string): { body: Buffer; mediaType: string } | undefined {
-  const mediaType = REFERENCE_ASSET_FILES[file];
-  if (!mediaType) return undefined;
+  // Own names only: `constructor` or `__proto__` must not be found on the object's prototype.
+  if (!Object.hasOwn(REFERENCE_ASSET_FILES, file)) return undefined;
+  const mediaType = REFERENCE_ASSET_FILES[file] as string;
   let body = cache.get(file);
   if (!body) {
     body = readFileSync(join(locateAssets(), file));

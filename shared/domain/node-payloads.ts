@@ -16,9 +16,11 @@ export const LIMITS = {
   jsonBodyBytes: 256 * 1024,
 } as const;
 
-export const nodeIdSchema = z
+/** Every identifier the service issues (nodes, users, sessions, actions) is an upper-case UUID. */
+export const uuidSchema = z
   .string()
-  .check(z.regex(UUID, 'must be a UUID (e.g. 0F8FAD5B-D9CB-469F-A165-70867728950E)'));
+  .check(z.regex(UUID, 'must be a UUID (e.g. 0F8FAD5B-D9CB-469F-A165-70867728950E)'), z.toUpperCase());
+export const nodeIdSchema = uuidSchema;
 
 const notBlank = (s: string) => s.trim().length > 0;
 

@@ -25,8 +25,9 @@ type Placed = Pick<Node, 'nodeId' | 'ancestorIds'>;
 /** The roles that apply to a node: those granted on it or on any node above it. */
 export function rolesOn(caller: Caller, node: Placed): Role[] {
   return [...(node.ancestorIds ?? []), node.nodeId].flatMap((id) => {
-    const role = caller.grants[id];
-    return role ? [role] : [];
+    // Own entries only: an id like `constructor` must not find Object's.
+    const role = Object.hasOwn(caller.grants, id) ? caller.grants[id] : undefined;
+    return role && Object.hasOwn(ROLE_PERMISSIONS, role) ? [role] : [];
   });
 }
 

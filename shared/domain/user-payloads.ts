@@ -1,5 +1,6 @@
 /** Schemas of the user administration requests. */
 import * as z from 'zod/mini';
+import { uuidSchema } from './node-payloads.ts';
 
 export const MIN_PASSWORD_LENGTH = 12;
 
@@ -37,9 +38,7 @@ export const changePasswordPayloadSchema = z.strictObject({
   newPassword: password,
 });
 
-export const principalPathSchema = z.strictObject({
-  principalId: z.string().check(z.minLength(1), z.maxLength(64)),
-});
+export const principalPathSchema = z.strictObject({ principalId: uuidSchema });
 
 const pageParam = (max: number) =>
   z.optional(

@@ -1,7 +1,9 @@
 /**
  * The one middy chain every handler is built with:
- *   request log → problem+json errors → JSON body → authenticate → validate → handler.
- * Handlers receive parsed, validated input and the caller, and hold no try/catch and no SDK calls.
+ *   request log → problem+json errors → well-formed target → JSON body → validate → authenticate → handler.
+ * Input is judged before authentication, so a malformed path parameter, query or body is a 400 decided
+ * before any storage call (the session check reads DynamoDB). Handlers receive parsed, validated input and
+ * the caller, and hold no try/catch and no SDK calls.
  */
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
@@ -13,6 +15,7 @@ import { jsonBody } from './middleware/json-body.ts';
 import { problemErrors } from './middleware/problem-errors.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { validateInput } from './middleware/validate-input.ts';
+import { wellFormedTarget } from './middleware/well-formed-target.ts';
 import type { HttpEvent, HttpHandler, HttpResult } from './types.ts';
 
 export interface OperationSpec<B extends z.ZodMiniType, Q extends z.ZodMiniType, P extends z.ZodMiniType> {
@@ -50,9 +53,10 @@ export function operation<B extends z.ZodMiniType, Q extends z.ZodMiniType, P ex
   const chain = middy<ParsedEvent, HttpResult>()
     .use(requestLog(spec.name))
     .use(problemErrors())
+    .use(wellFormedTarget())
     .use(jsonBody(spec.body !== undefined, spec.bodyOptional ?? false))
-    .use(authenticateRequest(spec.authenticated ?? true))
     .use(validateInput({ body: spec.body, query: spec.query, path: spec.path }))
+    .use(authenticateRequest(spec.authenticated ?? true))
     .handler(async (event) => {
       const input = event.input ?? { body: undefined, query: undefined, path: undefined };
       return handle({

@@ -1,3 +1,4 @@
+import { percentDecoded } from './percent-encoding.ts';
 import type { HttpEvent } from './types.ts';
 
 /** Header lookup; API Gateway HTTP APIs (and the local adapter) deliver header names lower-cased. */
@@ -5,11 +6,16 @@ export function header(event: HttpEvent, name: string): string | undefined {
   return event.headers?.[name.toLowerCase()];
 }
 
-/** A cookie's value, from the event's `cookies` array (HTTP API payload 2.0). */
+/**
+ * A cookie's value, from the event's `cookies` array (HTTP API payload 2.0). A value that is not
+ * well-formed percent-encoding is returned as sent: an access token like that simply fails verification.
+ */
 export function cookie(event: HttpEvent, name: string): string | undefined {
   for (const pair of event.cookies ?? []) {
     const eq = pair.indexOf('=');
-    if (eq > 0 && pair.slice(0, eq).trim() === name) return decodeURIComponent(pair.slice(eq + 1).trim());
+    if (eq <= 0 || pair.slice(0, eq).trim() !== name) continue;
+    const value = pair.slice(eq + 1).trim();
+    return percentDecoded(value) ?? value;
   }
   return undefined;
 }

@@ -5,6 +5,7 @@
 
 import { TYPED_LISTS } from '#shared/domain/typed-lists.ts';
 import { TYPED_RETRIEVES } from '#shared/domain/typed-retrieves.ts';
+import { percentDecoded } from './percent-encoding.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -185,8 +186,12 @@ function matchPath(rawPath: string) {
   return bySpecificity.flatMap(({ route, names, regex }) => {
     const match = regex.exec(path);
     if (!match) return [];
+    // Decoded as API Gateway does; a malformed escape is kept as sent, for the handler to refuse.
     const pathParameters = Object.fromEntries(
-      names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')]),
+      names.map((name, i) => {
+        const raw = match[i + 1] ?? '';
+        return [name, percentDecoded(raw) ?? raw];
+      }),
     );
     return [{ route, pathParameters }];
   });

@@ -6,13 +6,18 @@ import {
   ValidationError,
 } from '#shared/domain/errors.ts';
 import { LIMITS } from '#shared/domain/node-payloads.ts';
+import { parseJsonInput } from '../json-input.ts';
 import type { ParsedEvent } from '../operation.ts';
 import { header } from '../request-headers.ts';
 import type { HttpResult } from '../types.ts';
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i;
 
-/** Parses a JSON body for operations that take one: media type, size and syntax are checked here. */
+/**
+ * Parses a JSON body for operations that take one: media type, size, encoding, syntax and the rules of
+ * json-input.ts (depth, reserved keys, exact numbers) are checked here, before any schema.
+ */
 export function jsonBody(expected: boolean, optional: boolean): middy.MiddlewareObj<ParsedEvent, HttpResult> {
   return {
     before: ({ event }) => {
@@ -33,10 +38,17 @@ export function jsonBody(expected: boolean, optional: boolean): middy.Middleware
         );
       }
       if (raw.length > LIMITS.jsonBodyBytes) throw new PayloadTooLargeError(LIMITS.jsonBodyBytes);
+      let text: string;
       try {
-        event.parsedBody = JSON.parse(raw.toString('utf8'));
+        text = UTF8.decode(raw);
+      } catch {
+        throw new MalformedJsonError('The body is not valid UTF-8, which JSON must be');
+      }
+      try {
+        event.parsedBody = parseJsonInput(text);
       } catch (error) {
-        throw new MalformedJsonError(`The body is not valid JSON: ${(error as Error).message}`);
+        if (!(error instanceof SyntaxError)) throw error;
+        throw new MalformedJsonError(`The body is not valid JSON: ${error.message}`);
       }
     },
   };

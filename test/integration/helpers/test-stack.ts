@@ -3,6 +3,7 @@
  * real HTTP through the local adapter to the real handlers.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmbeddedStack, startEmbeddedStack } from '#infra/local/embedded-stack.ts';
@@ -60,6 +61,47 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+const agent = new http.Agent({ keepAlive: true });
+
+/**
+ * One request over HTTP with the request target sent exactly as given: no URL normalization, so
+ * `/items/X/grants/..` and `%2e%2e` reach the server as a hostile client would send them.
+ */
+function send(
+  baseUrl: string,
+  method: string,
+  target: string,
+  headers: Record<string, string>,
+  body: string | Buffer | undefined,
+): Promise<{ status: number; headers: Headers; text: string }> {
+  const { hostname, port } = new URL(baseUrl);
+  // Node sends DELETE bodies neither chunked nor with a length unless told: always give the length.
+  if (body !== undefined) headers['content-length'] ??= String(Buffer.byteLength(body));
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { host: hostname, port, method, path: target, headers, agent, setHost: !('host' in headers) },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const responseHeaders = new Headers();
+          for (let i = 0; i < response.rawHeaders.length; i += 2) {
+            responseHeaders.append(response.rawHeaders[i] as string, response.rawHeaders[i + 1] as string);
+          }
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: responseHeaders,
+            text: Buffer.concat(chunks).toString('utf8'),
+          });
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
 export class ApiClient {
   constructor(readonly baseUrl: string) {}
 
@@ -71,17 +113,11 @@ export class ApiClient {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(this.baseUrl + path, { method, headers, body, redirect: 'manual' });
-    const text = await response.text();
+    const response = await send(this.baseUrl, method, path, headers, body);
+    const text = response.text;
     let parsed: unknown = text;
     if (/json/.test(response.headers.get('content-type') ?? '') && text) parsed = JSON.parse(text);
-    assertMatchesContract(
-      method,
-      this.baseUrl + path,
-      response.status,
-      response.headers.get('content-type'),
-      parsed,
-    );
+    assertMatchesContract(method, path, response.status, response.headers.get('content-type'), parsed);
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   }
 

@@ -1,0 +1,230 @@
+/**
+ * Requests a careless or hostile client sends: dot segments, malformed percent-encoding, deep or odd JSON,
+ * names that exist on every JavaScript object. Each is answered with a 4xx problem+json, and changes nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '#shared/http/routes.ts';
+import { createNode, folder, urlDocument } from './helpers/library.ts';
+import { createUser, grant } from './helpers/personas.ts';
+import { type ApiClient, type ApiResponse, startAdminSession, type TestStack } from './helpers/test-stack.ts';
+
+let ctx: TestStack;
+let api: ApiClient;
+let token: string;
+let environmentId: string;
+let folderId: string;
+let documentId: string;
+let readerId: string;
+
+beforeAll(async () => {
+  ({ ctx, api, token, environmentId } = await startAdminSession());
+  folderId = (await createNode(api, token, folder(environmentId, 'Guarded'))).nodeId;
+  documentId = (await createNode(api, token, urlDocument(folderId, 'Kept'))).nodeId;
+  readerId = await createUser(api, token, 'guarded-reader');
+  await grant(api, token, folderId, readerId, 'READER');
+});
+afterAll(() => ctx.close());
+
+function expectProblem(response: ApiResponse<any>, status: number) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toBe('application/problem+json');
+  expect(response.body.status).toBe(status);
+}
+
+/** What a rejected write must leave alone: the folder, its document and the grant on it. */
+async function unchanged() {
+  const kept = await api.call('GET', `/api/v1/items/${folderId}`, { token });
+  expect(kept.status).toBe(200);
+  expect(kept.body).toMatchObject({ name: 'Guarded', deleted: false, version: '0.0001' });
+  const children = await api.call('GET', `/api/v1/list/${folderId}`, { token });
+  expect(children.body.results.map((n: { nodeId: string }) => n.nodeId)).toEqual([documentId]);
+  const grants = await api.call('GET', `/api/v1/items/${folderId}/grants`, { token });
+  expect(grants.body.map((g: { principalId: string }) => g.principalId)).toEqual([readerId]);
+}
+
+const environmentTotal = async () =>
+  (await api.call('GET', `/api/v1/list?nodeType=DOCUMENT_SET`, { token })).body.totalRecords as number;
+
+describe('paths are taken literally, as API Gateway takes them', () => {
+  it('a grant revoke with .. as the principal never reaches the folder delete', async () => {
+    for (const segment of ['..', '%2e%2e', '%2E%2E/', '.', '%2e']) {
+      const response = await api.call('DELETE', `/api/v1/items/${folderId}/grants/${segment}`, { token });
+      expectProblem(response, 400);
+      expect(response.body.errors).toEqual([expect.objectContaining({ in: 'path', path: '$.principalId' })]);
+    }
+    await unchanged();
+  });
+
+  it('a grant with %2E%2E as the principal never renames the node', async () => {
+    const rename = { ...folder(environmentId, 'Renamed'), nodeId: folderId, nodeVersionId: 'x' };
+    const response = await api.call('PUT', `/api/v1/items/${folderId}/grants/%2E%2E`, {
+      token,
+      body: rename,
+    });
+    expectProblem(response, 400);
+    await unchanged();
+  });
+
+  it('dot segments lead to no other route', async () => {
+    for (const path of ['/api/v1/items/%2e%2e/admin/users', '/api/v1/items/../admin/users']) {
+      const response = await api.call('GET', path, { token });
+      expectProblem(response, 404);
+      expect(response.body.code).toBe('ROUTE_NOT_FOUND');
+    }
+    expectProblem(await api.call('GET', '/api/v1/list/..', { token }), 400);
+    expectProblem(await api.call('GET', `/api/v1/items/${documentId}/..`, { token }), 404);
+  });
+
+  it('every path parameter that is not an identifier of its kind is a 400 naming it', async () => {
+    const routes = ROUTES.filter((route) => /\{\w+\}/.test(route.path) && !route.path.includes('swagger'));
+    for (const route of routes) {
+      const path = route.path.replace(/\{(\w+)\}/g, 'not-an-id');
+      const response = await api.call(route.method, path, {
+        token,
+        ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body: {} }),
+      });
+      expectProblem(response, 400);
+      expect(response.body.errors.some((e: { in: string }) => e.in === 'path')).toBe(true);
+    }
+  });
+});
+
+describe('malformed percent-encoding', () => {
+  it('in a path parameter, on every route: 400, never 500', async () => {
+    for (const route of ROUTES.filter((r) => /\{\w+\}/.test(r.path))) {
+      for (const bad of ['%E0%A4%A', '%', '%zz', '%C0%AF']) {
+        const response = await api.call(route.method, route.path.replace(/\{(\w+)\}/g, bad), { token });
+        expectProblem(response, 400);
+      }
+    }
+  });
+
+  it('in the query string: 400 naming the parameter', async () => {
+    const value = await api.call('GET', '/api/v1/list?name=%E0%A4%A', { token });
+    expectProblem(value, 400);
+    expect(value.body.errors).toEqual([
+      expect.objectContaining({ in: 'query', path: '$.name', rule: 'percent_encoding' }),
+    ]);
+    expectProblem(await api.call('GET', '/api/v1/list?%zz=1', { token }), 400);
+    expectProblem(await api.call('GET', `/api/v1/items/${documentId}?draft=%FF`, { token }), 400);
+  });
+
+  it('on an unknown path: 400 as well', async () => {
+    expectProblem(await api.call('GET', '/api/v1/nowhere/%E0%A4%A', { token }), 400);
+  });
+});
+
+describe('JSON bodies', () => {
+  const create = (extensions: unknown, extra: Record<string, unknown> = {}) =>
+    api.call('POST', '/api/v1/items', {
+      token,
+      body: { ...folder(environmentId, 'Odd'), extensions, ...extra },
+    });
+
+  it(`nested deeper than 20 levels: 400 naming where, nothing created`, async () => {
+    const before = await environmentTotal();
+    const deep = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+    const response = await api.call('POST', '/api/v1/items', {
+      token,
+      rawBody: JSON.stringify(folder(environmentId, 'Deep')).replace(/}$/, `, "extensions": ${deep}}`),
+      headers: { 'content-type': 'application/json' },
+    });
+    expectProblem(response, 400);
+    expect(response.body.errors).toEqual([expect.objectContaining({ rule: 'max_depth' })]);
+    expect(response.body.errors[0].path).toMatch(/^\$\.extensions(\.a)+$/);
+    expect(await environmentTotal()).toBe(before);
+  });
+
+  it('numbers DynamoDB cannot store exactly: 400 naming each field, nothing created', async () => {
+    const before = await environmentTotal();
+    const cases: [string, string][] = [
+      ['"big": 1234567890123456789012345678901234567890', '$.extensions.big'],
+      ['"over": 1e400', '$.extensions.over'],
+      ['"tiny": 1e-200', '$.extensions.tiny'],
+      ['"huge": 1e200', '$.extensions.huge'],
+      ['"digits": 0.12345678901234567', '$.extensions.digits'],
+      ['"list": [1, 2, 9007199254740993]', '$.extensions.list[2]'],
+    ];
+    for (const [member, path] of cases) {
+      const body = JSON.stringify(folder(environmentId, 'Numbers')).replace(
+        /}$/,
+        `, "extensions": {${member}}}`,
+      );
+      const response = await api.call('POST', '/api/v1/items', {
+        token,
+        rawBody: body,
+        headers: { 'content-type': 'application/json' },
+      });
+      expectProblem(response, 400);
+      expect(response.body.errors).toEqual([expect.objectContaining({ path, rule: 'number' })]);
+    }
+    expect(await environmentTotal()).toBe(before);
+  });
+
+  it('keys JavaScript gives a meaning of their own are refused, never dropped', async () => {
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      const body = JSON.stringify(folder(environmentId, 'Keys')).replace(
+        /}$/,
+        `, "extensions": {"kept": 1, "${key}": {"polluted": true}}}`,
+      );
+      const response = await api.call('POST', '/api/v1/items', {
+        token,
+        rawBody: body,
+        headers: { 'content-type': 'application/json' },
+      });
+      expectProblem(response, 400);
+      expect(response.body.errors).toEqual([
+        expect.objectContaining({ path: `$.extensions.${key}`, rule: 'reserved_key' }),
+      ]);
+    }
+    const query = await api.call('GET', '/api/v1/list?__proto__=1', { token });
+    expectProblem(query, 400);
+    expect(query.body.errors).toEqual([expect.objectContaining({ in: 'query', rule: 'unrecognized_key' })]);
+  });
+
+  it('a body that is not UTF-8, or a string with a lone surrogate: 400', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{"@type":"NodeElement","nodeType":"DOCUMENT_SET","name":"'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from(`","parent":{"nodeId":"${environmentId}"}}`),
+    ]);
+    const invalid = await api.call('POST', '/api/v1/items', {
+      token,
+      rawBody: bytes,
+      headers: { 'content-type': 'application/json' },
+    });
+    expectProblem(invalid, 400);
+    expect(invalid.body.code).toBe('MALFORMED_JSON');
+    const surrogate = await api.call('POST', '/api/v1/items', {
+      token,
+      rawBody: JSON.stringify(folder(environmentId, 'x')).replace('"name":"x"', '"name":"a\\ud800b"'),
+      headers: { 'content-type': 'application/json' },
+    });
+    expectProblem(surrogate, 400);
+    expect(surrogate.body.errors).toEqual([expect.objectContaining({ path: '$.name', rule: 'unicode' })]);
+  });
+
+  it('what a client may send is kept exactly: ordinary keys, exact numbers, any Unicode', async () => {
+    const extensions = {
+      count: 9007199254740991,
+      ratio: 0.1,
+      small: 1e-100,
+      nested: { list: [1, 'é', null] },
+      '😀': true,
+    };
+    const created = await create(extensions, { name: 'Exact 😀' });
+    expect(created.status).toBe(200);
+    const read = await api.call('GET', `/api/v1/items/${created.body.nodeId}`, { token });
+    expect(read.body.extensions).toEqual(extensions);
+    expect(read.body.name).toBe('Exact 😀');
+  });
+});
+
+describe('names that exist on every JavaScript object', () => {
+  it('are no file of the reference: 404', async () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      const response = await api.call('GET', `/api/v1/swagger/${name}`);
+      expectProblem(response, 404);
+    }
+  });
+});
