@@ -57,21 +57,38 @@ async function cachedVerifier() {
   return verifier;
 }
 
-/** The subject of a valid token; anything else (bad signature, alg, issuer, audience, expiry) is a 401. */
-export async function verifyAccessToken(token: string): Promise<TokenSubject> {
+/** Clocks of the functions that issue and verify tokens may differ this much. */
+const CLOCK_SKEW_SECONDS = 60;
+
+const invalidToken = (why: string) => new UnauthenticatedError('INVALID_TOKEN', why);
+
+/**
+ * The subject of a valid token; anything else is a 401: a bad signature, alg, issuer or audience, an
+ * expired token, and a token whose own lifetime (`exp` - `iat`) is missing or longer than
+ * `maxLifetimeSeconds` (WEBTOKEN_EXPIRES_IN), however validly signed.
+ */
+export async function verifyAccessToken(
+  token: string,
+  maxLifetimeSeconds: number,
+  now = new Date(),
+): Promise<TokenSubject> {
   const v = await cachedVerifier();
   let payload: Record<string, unknown>;
   try {
     payload = v.verifySync(token) as Record<string, unknown>;
   } catch {
-    throw new UnauthenticatedError(
-      'INVALID_TOKEN',
-      'The access token is invalid or has expired; log in again',
-    );
+    throw invalidToken('The access token is invalid or has expired; log in again');
   }
-  const { sub, sid, preferred_username } = payload;
+  const { sub, sid, preferred_username, iat, exp } = payload;
+  if (typeof iat !== 'number' || typeof exp !== 'number') {
+    throw invalidToken('The access token does not say when it was issued and when it expires');
+  }
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  if (exp - iat > maxLifetimeSeconds || iat > nowSeconds + CLOCK_SKEW_SECONDS) {
+    throw invalidToken('The access token claims a lifetime this installation does not grant; log in again');
+  }
   if (typeof sub !== 'string' || typeof sid !== 'string' || typeof preferred_username !== 'string') {
-    throw new UnauthenticatedError('INVALID_TOKEN', 'The access token does not name a user and a session');
+    throw invalidToken('The access token does not name a user and a session');
   }
   return { principalId: sub, sessionId: sid, username: preferred_username };
 }

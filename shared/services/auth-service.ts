@@ -89,11 +89,11 @@ const sessionEnded = (why: string) =>
 
 /** The caller behind a token, if its session is alive: not ended, not idle too long, user active. */
 export async function authenticate(token: string, now = new Date()): Promise<Caller> {
-  const subject = await verifyAccessToken(token);
+  const settings = await currentSettings(now.getTime());
+  const subject = await verifyAccessToken(token, (settings.webTokenExpiresInDays * DAY) / 1000, now);
   const { session, user } = await findSessionWithUser(subject.sessionId, subject.principalId);
   if (!session || session.principalId !== subject.principalId) throw sessionEnded('logged out or revoked');
   const idleMs = now.getTime() - Date.parse(session.lastSeenAt);
-  const settings = await currentSettings(now.getTime());
   const endsAt = Math.min(
     Date.parse(session.expiresAt),
     Date.parse(session.createdAt) + settings.webTokenExpiresInDays * DAY,

@@ -64,6 +64,16 @@ describe('login', () => {
     });
   }
 
+  it('refuses an access_token cookie that is not well-formed percent-encoding with 401, not a crash', async () => {
+    const response = await api.call('GET', LIST, { headers: { cookie: 'access_token=%E0%A4%A' } });
+    expect(response.status).toBe(401);
+    expect(response.body.code).toBe('INVALID_TOKEN');
+    const other = await api.call('GET', LIST, {
+      headers: { cookie: `theme=%E0%A4%A; access_token=${await api.login()}` },
+    });
+    expect(other.status).toBe(200);
+  });
+
   it('marks cookies Secure when the client came over https', async () => {
     const response = await api.call('POST', '/login/local', {
       body: ADMIN,
@@ -168,7 +178,7 @@ describe('authentication of every other route', () => {
 });
 
 describe('forged tokens signed with the installation’s own key are still refused', () => {
-  it('expired, wrong issuer, wrong audience, alg none, HS256 with the public key: 401', async () => {
+  it('expired, wrong issuer, wrong audience, alg none, HS256 with the public key, no exp, exp ten years ahead: 401', async () => {
     const { createHmac, createPrivateKey, createPublicKey, sign } = await import('node:crypto');
     const { readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
@@ -193,6 +203,9 @@ describe('forged tokens signed with the installation’s own key are still refus
       es256(header, { ...claims, aud: 'another-api' }),
       `${b64({ ...header, alg: 'none' })}.${b64(claims)}.`,
       `${hsInput}.${createHmac('sha256', publicPem).update(hsInput).digest('base64url')}`,
+      // A token's own lifetime never exceeds WEBTOKEN_EXPIRES_IN (one day here), however it is signed.
+      es256(header, (({ exp: _exp, ...rest }) => rest)(claims)),
+      es256(header, { ...claims, exp: now + 10 * 365 * 24 * 3600 }),
     ];
     for (const token of forged) {
       const response = await api.call('GET', LIST, { token });

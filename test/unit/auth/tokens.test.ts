@@ -31,6 +31,8 @@ beforeAll(() => {
 });
 
 const subject = { principalId: 'U1', username: 'ann', sessionId: 'S1' };
+/** WEBTOKEN_EXPIRES_IN of one day, in seconds. */
+const DAY = 24 * 3600;
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -55,7 +57,7 @@ const claims = () => ({
 });
 
 async function refused(token: string) {
-  const error = await verifyAccessToken(token).catch((e: unknown) => e);
+  const error = await verifyAccessToken(token, DAY).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(UnauthenticatedError);
   expect((error as UnauthenticatedError).code).toBe('INVALID_TOKEN');
 }
@@ -69,7 +71,7 @@ describe('tokens signed through KMS', () => {
       typ: 'JWT',
     });
     expect(Buffer.from(signature, 'base64url')).toHaveLength(64);
-    expect(await verifyAccessToken(token)).toEqual(subject);
+    expect(await verifyAccessToken(token, DAY)).toEqual(subject);
     expect(kms.commandCalls(SignCommand)[0]?.args[0].input).toMatchObject({
       KeyId: KEY_ID,
       MessageType: 'RAW',
@@ -78,7 +80,7 @@ describe('tokens signed through KMS', () => {
   });
 
   it('fetches the public key from KMS once per process, not per token', async () => {
-    await verifyAccessToken(await issueAccessToken(subject, new Date(), new Date(Date.now() + 60_000)));
+    await verifyAccessToken(await issueAccessToken(subject, new Date(), new Date(Date.now() + 60_000)), DAY);
     expect(kms.commandCalls(GetPublicKeyCommand)).toHaveLength(1);
   });
 });
@@ -119,13 +121,38 @@ describe('refused tokens', () => {
     const { sid: _sid, ...noSession } = claims();
     const error = await verifyAccessToken(
       signES256({ alg: 'ES256', typ: 'JWT', kid: await kid() }, noSession),
+      DAY,
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnauthenticatedError);
   });
 
+  it('a valid signature without exp, or without iat', async () => {
+    const header = { alg: 'ES256', typ: 'JWT', kid: await kid() };
+    const { exp: _exp, ...noExpiry } = claims();
+    const { iat: _iat, ...noIssuedAt } = claims();
+    await refused(signES256(header, noExpiry));
+    await refused(signES256(header, noIssuedAt));
+  });
+
+  it('a valid signature over a lifetime longer than WEBTOKEN_EXPIRES_IN (ten years, or a day and a minute)', async () => {
+    const header = { alg: 'ES256', typ: 'JWT', kid: await kid() };
+    await refused(signES256(header, { ...claims(), exp: now() + 10 * 365 * DAY }));
+    await refused(signES256(header, { ...claims(), exp: now() + DAY + 60 }));
+  });
+
+  it('a token issued in the future', async () => {
+    const header = { alg: 'ES256', typ: 'JWT', kid: await kid() };
+    await refused(signES256(header, { ...claims(), iat: now() + 3600, exp: now() + 4000 }));
+  });
+
   it('a well-formed token is accepted (the attacks above fail for their own reason)', async () => {
     expect(
-      await verifyAccessToken(signES256({ alg: 'ES256', typ: 'JWT', kid: await kid() }, claims())),
+      await verifyAccessToken(signES256({ alg: 'ES256', typ: 'JWT', kid: await kid() }, claims()), DAY),
+    ).toEqual(subject);
+    // A lifetime of exactly WEBTOKEN_EXPIRES_IN is what login issues.
+    const fullDay = { ...claims(), exp: now() + DAY };
+    expect(
+      await verifyAccessToken(signES256({ alg: 'ES256', typ: 'JWT', kid: await kid() }, fullDay), DAY),
     ).toEqual(subject);
   });
 });
