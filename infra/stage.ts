@@ -13,6 +13,8 @@ export interface StageSettings {
   webTokenExpiresInDays: number | undefined;
   /** Browser origins allowed to call the API with credentials (`-c corsOrigins=https://a.example,https://b.example`). */
   corsOrigins: string[];
+  /** The installation's public address for links in answers (`-c publicBaseUrl=https://api.example.com`). */
+  publicBaseUrl: string | undefined;
 }
 
 const STAGE_NAME = /^[a-z][a-z0-9-]{0,30}$/;
@@ -41,6 +43,14 @@ function corsOrigins(raw: unknown): string[] {
   return origins;
 }
 
+function publicBaseUrl(raw: unknown): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const url = String(raw).replace(/\/+$/, '');
+  if (!/^https:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(url))
+    throw new Error(`publicBaseUrl: "${raw}" is not an https address like https://api.example.com`);
+  return url;
+}
+
 export function stageSettings(context: Context): StageSettings {
   const name = String(context('stage') ?? 'dev');
   if (!STAGE_NAME.test(name)) {
@@ -58,5 +68,6 @@ export function stageSettings(context: Context): StageSettings {
     sessionTimeoutMinutes: numberContext(context, 'sessionTimeout', undefined),
     webTokenExpiresInDays: numberContext(context, 'webTokenExpiresIn', undefined),
     corsOrigins: corsOrigins(context('corsOrigins')),
+    publicBaseUrl: publicBaseUrl(context('publicBaseUrl')),
   };
 }

@@ -113,6 +113,7 @@ export class ContentRepositoryStack extends Stack {
       ...(stage.sessionTimeoutMinutes ? { SESSION_TIMEOUT: String(stage.sessionTimeoutMinutes) } : {}),
       ...(stage.webTokenExpiresInDays ? { WEBTOKEN_EXPIRES_IN: String(stage.webTokenExpiresInDays) } : {}),
       ...(stage.corsOrigins.length > 0 ? { CORS_ORIGINS: stage.corsOrigins.join(',') } : {}),
+      ...(stage.publicBaseUrl ? { PUBLIC_BASE_URL: stage.publicBaseUrl } : {}),
     };
     const integrations = new Map<OperationName, HttpLambdaIntegration>();
     const integrationFor = (operation: OperationName) => {

@@ -24,6 +24,8 @@ export interface ServiceConfig {
   logLevel: 'info' | 'silent';
   /** Origins of browser apps allowed to call the API with credentials (CORS and cookie requests). */
   corsOrigins: string[];
+  /** The installation's public address (no trailing slash) for links in answers; else the request's domain. */
+  publicBaseUrl: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -46,6 +48,14 @@ function numberIn(env: Env, name: string, fallback: number, min: number, max: nu
     );
   }
   return value;
+}
+
+function publicBaseUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(raw)) {
+    throw new ConfigError(`Environment variable PUBLIC_BASE_URL must be an http(s) address, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
 }
 
 export function readServiceConfig(env: Env = process.env): ServiceConfig {
@@ -77,6 +87,7 @@ export function readServiceConfig(env: Env = process.env): ServiceConfig {
       .split(',')
       .map((origin) => origin.trim())
       .filter(Boolean),
+    publicBaseUrl: publicBaseUrl(env.PUBLIC_BASE_URL),
   };
 }
 

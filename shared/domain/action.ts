@@ -1,7 +1,7 @@
 /** Actions (spec §2.6): tasks assigned to a user about an object, e.g. a training on a process. */
 import * as z from 'zod/mini';
-import { nodeIdSchema } from './node-payloads.ts';
-import type { Principal } from './user.ts';
+import { nodeIdSchema, uuidSchema } from './node-payloads.ts';
+import type { Caller, Principal } from './user.ts';
 
 export const ACTION_TYPES = ['TRAINING', 'REVIEW', 'APPROVAL', 'ACKNOWLEDGEMENT'] as const;
 export const ACTION_TARGETS = ['LATEST_VERSION', 'NEXT_PUBLISHED', 'LATEST_PUBLISHED'] as const;
@@ -40,6 +40,31 @@ export interface Action {
   completionDate: string | null;
 }
 
+/**
+ * An action as kept: its links are not stored (they are built for each answer from the installation's
+ * address, never from a request's Host), and it remembers where its object sits, so that an assignee who
+ * can no longer read the object no longer sees the action.
+ */
+export type StoredAction = Omit<Action, 'actionUrl' | 'targetUrl'> & { targetAncestorIds: string[] };
+
+/** Spec §2.6 principals: contact details (email, phone) only for the user themselves and system administrators. */
+export function principalSeenBy(viewer: Caller, principal: Principal): Principal {
+  if (viewer.systemAdmin || viewer.principal.principalId === principal.principalId) return principal;
+  return { ...principal, email: null, phone: null };
+}
+
+/** The action as `viewer` sees it, with links under `apiBase` (this installation's /api/v1 address). */
+export function actionSeenBy(action: StoredAction, viewer: Caller, apiBase: string): Action {
+  const { targetAncestorIds: _placement, ...fields } = action;
+  return {
+    ...fields,
+    actionUrl: `${apiBase}/admin/actions/${action.actionId}`,
+    targetUrl: `${apiBase}/items/${action.targetNode.nodeId}`,
+    sentBy: principalSeenBy(viewer, action.sentBy),
+    user: principalSeenBy(viewer, action.user),
+  };
+}
+
 const date = z.string().check(
   z.regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD', abort: true }),
   z.refine((s) => !Number.isNaN(Date.parse(s)), { message: 'must be a real date', params: { rule: 'date' } }),
@@ -48,7 +73,7 @@ const date = z.string().check(
 export const createActionsPayloadSchema = z.strictObject({
   actionType: z.enum(ACTION_TYPES),
   targetNodeId: nodeIdSchema,
-  users: z.array(z.string().check(z.minLength(1), z.maxLength(64))).check(z.minLength(1), z.maxLength(100)),
+  users: z.array(uuidSchema).check(z.minLength(1), z.maxLength(100)),
   dueDate: date,
   comment: z.optional(z.string().check(z.maxLength(2000))),
   on: z.optional(z.enum(ACTION_TARGETS)),
@@ -64,9 +89,7 @@ export const myActionsQuerySchema = z.strictObject({
   currentPage: z.optional(z.string().check(z.regex(/^[1-9]\d*$/, 'must be a positive integer'))),
 });
 
-export const actionPathSchema = z.strictObject({
-  actionId: z.string().check(z.regex(/^[0-9A-Fa-f-]{36}$/, 'must be an action id')),
-});
+export const actionPathSchema = z.strictObject({ actionId: uuidSchema });
 
 export type CreateActionsPayload = z.infer<typeof createActionsPayloadSchema>;
 export type MyActionsQuery = z.infer<typeof myActionsQuerySchema>;

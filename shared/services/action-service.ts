@@ -1,15 +1,24 @@
 /**
- * Actions: assigned by those who may publish the target object, read by their assignee (only their
- * own, spec §4.8), completed by their assignee.
+ * Actions: assigned by those who may publish the target object to users who can read it, read by their
+ * assignee (only their own, spec §4.8), completed by their assignee. Answers show a principal's contact
+ * details only to that user and to system administrators, and build their links from the installation's
+ * address at answer time.
  */
 import { createActions, findAction, listActionsOf, saveAction } from '#shared/data/action-repository.ts';
-import { findNode } from '#shared/data/node-repository.ts';
+import { findNode, findNodes } from '#shared/data/node-repository.ts';
 import { findUser } from '#shared/data/user-repository.ts';
-import type { Action, CreateActionsPayload, MyActionsQuery, NameElement } from '#shared/domain/action.ts';
+import {
+  type Action,
+  actionSeenBy,
+  type CreateActionsPayload,
+  type MyActionsQuery,
+  type NameElement,
+  type StoredAction,
+} from '#shared/domain/action.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
 import { type Node, newId, timestamp } from '#shared/domain/node.ts';
 import { can } from '#shared/domain/permissions.ts';
-import { type Caller, toPrincipal } from '#shared/domain/user.ts';
+import { type Caller, toPrincipal, type User } from '#shared/domain/user.ts';
 import { type Page, pageOf } from './paging.ts';
 
 const nameElement = (node: Node): NameElement => ({
@@ -20,41 +29,70 @@ const nameElement = (node: Node): NameElement => ({
 });
 const actionNotFound = (actionId: string) => new NotFoundError('ACTION_NOT_FOUND', `No action ${actionId}`);
 
-/** Creates one action per assignee; `apiBase` is this installation's /api/v1 address, for the URLs. */
+/** A user as a caller, to ask what they may do. */
+const asCaller = (user: User): Caller => ({
+  principal: toPrincipal(user),
+  sessionId: '',
+  systemAdmin: user.systemAdmin,
+  grants: user.grants ?? {},
+});
+
+/** Whether the user holds a role on a node of this environment (the environment itself included). */
+function holdsRoleIn(user: User, environmentId: string, roleNodes: Map<string, Node>): boolean {
+  return Object.keys(user.grants ?? {}).some((id) => roleNodes.get(id)?.environmentId === environmentId);
+}
+
+/**
+ * Who may be assigned an action on `target` by `caller`: a user who can read the target; for a caller who
+ * is not a system administrator, also one who holds a role in the target's environment (an environment
+ * admin works with the people of their environment, and learns nothing of anyone else's).
+ */
+async function eligibleAssignees(caller: Caller, target: Node, principalIds: string[]): Promise<User[]> {
+  const users = await Promise.all(principalIds.map((id) => findUser(id)));
+  const grantedIds = [...new Set(users.flatMap((user) => Object.keys(user?.grants ?? {})))];
+  const roleNodes = new Map((await findNodes(grantedIds)).map((node) => [node.nodeId, node]));
+  const errors = users.flatMap((user, i) => {
+    const eligible =
+      user !== null &&
+      user.status === 'ACTIVE' &&
+      can(asCaller(user), target, 'read') &&
+      (caller.systemAdmin || holdsRoleIn(user, target.environmentId, roleNodes));
+    // An unknown user and one who may not be assigned look the same: existence is not revealed.
+    return eligible
+      ? []
+      : [
+          {
+            in: 'body' as const,
+            path: `$.users[${i}]`,
+            rule: 'assignable',
+            message: 'must be the principalId of an active user of this environment who can read the object',
+          },
+        ];
+  });
+  if (errors.length > 0) throw new ValidationError(errors);
+  return users as User[];
+}
+
+/** Creates one action per assignee; `apiBase` is this installation's /api/v1 address, for the links. */
 export async function assignActions(
   caller: Caller,
   payload: CreateActionsPayload,
   apiBase: string,
 ): Promise<Action[]> {
-  const nodeId = payload.targetNodeId.toUpperCase();
+  const nodeId = payload.targetNodeId;
   const target = await findNode(nodeId);
   if (!target || target.deleted || !can(caller, target, 'read'))
     throw new NotFoundError('NODE_NOT_FOUND', `No object with nodeId ${nodeId}`);
   if (!can(caller, target, 'publish'))
     throw new ForbiddenError('Assigning actions on an object needs the right to publish it');
-  const users = await Promise.all([...new Set(payload.users)].map((id) => findUser(id)));
-  const missing = payload.users
-    .map((id, i) => ({ id, i }))
-    .filter(({ id }) => !users.some((u) => u?.principalId === id));
-  if (missing.length > 0) {
-    throw new ValidationError(
-      missing.map(({ i }) => ({
-        in: 'body',
-        path: `$.users[${i}]`,
-        rule: 'exists',
-        message: 'must be the principalId of a user',
-      })),
-    );
-  }
+  const users = await eligibleAssignees(caller, target, [...new Set(payload.users)]);
   const parent = target.parentId ? await findNode(target.parentId) : null;
   const on = payload.on ?? 'LATEST_VERSION';
   const at = timestamp();
-  const actions = users.map((user): Action => {
-    const actionId = newId();
-    return {
-      actionId,
+  const actions = users.map(
+    (user): StoredAction => ({
+      actionId: newId(),
       actionType: payload.actionType,
-      actionUrl: `${apiBase}/admin/actions/${actionId}`,
       comment: payload.comment ?? '',
       dueDate: payload.dueDate,
       creationDate: at,
@@ -64,50 +102,75 @@ export async function assignActions(
       targetNodeSequenceNumber: target.referenceNumber ?? '',
       targetNodeVersionId: target.nodeVersionId,
       targetVersion: target.version,
-      targetUrl: `${apiBase}/items/${target.nodeId}`,
       onVersion: on === 'LATEST_VERSION' ? target.version : null,
       postId: null,
       onLatestVersion: on === 'LATEST_VERSION',
       onNextPublished: on === 'NEXT_PUBLISHED',
       onLatestPublished: on === 'LATEST_PUBLISHED',
       sentBy: caller.principal,
-      user: toPrincipal(user as NonNullable<typeof user>),
+      user: toPrincipal(user),
       status: 'OPEN',
       completionDate: null,
-    };
-  });
+      targetAncestorIds: target.ancestorIds,
+    }),
+  );
   await createActions(actions);
-  return actions;
+  return actions.map((action) => actionSeenBy(action, caller, apiBase));
 }
 
-/** The caller's own actions only, by due date; filtered by status and due date. */
-export async function myActions(caller: Caller, query: MyActionsQuery): Promise<Page<Action>> {
-  const actions = (await listActionsOf(caller.principal.principalId)).filter(
+/** Whether the caller may still read the action's object (grants can be revoked after assignment). */
+async function readsTarget(caller: Caller, action: StoredAction): Promise<boolean> {
+  if (caller.systemAdmin) return true;
+  const placed = action.targetAncestorIds
+    ? { nodeId: action.targetNode.nodeId, ancestorIds: action.targetAncestorIds }
+    : await findNode(action.targetNode.nodeId);
+  return placed !== null && can(caller, placed, 'read');
+}
+
+/**
+ * The caller's own actions only, by due date; filtered by status and due date. An action whose object the
+ * caller can no longer read is left out: it would tell them the object's name.
+ */
+export async function myActions(
+  caller: Caller,
+  query: MyActionsQuery,
+  apiBase: string,
+): Promise<Page<Action>> {
+  const matching = (await listActionsOf(caller.principal.principalId)).filter(
     (a) =>
       (!query.status || a.status === query.status) &&
       (!query.dueBefore || a.dueDate <= query.dueBefore) &&
       (!query.dueAfter || a.dueDate >= query.dueAfter),
   );
+  const readable = await Promise.all(matching.map((action) => readsTarget(caller, action)));
+  const actions = matching.filter((_, i) => readable[i]).map((a) => actionSeenBy(a, caller, apiBase));
   return pageOf(actions, 'dueDate', query);
 }
 
 /** One action, for its assignee, its sender, those who may publish its target, and system administrators. */
-export async function getAction(caller: Caller, actionId: string): Promise<Action> {
-  const action = await findAction(actionId.toUpperCase());
+export async function getAction(caller: Caller, actionId: string, apiBase: string): Promise<Action> {
+  const action = await findAction(actionId);
   if (!action) throw actionNotFound(actionId);
   const me = caller.principal.principalId;
-  if (caller.systemAdmin || action.user.principalId === me || action.sentBy.principalId === me) return action;
+  const seen = () => actionSeenBy(action, caller, apiBase);
+  if (caller.systemAdmin || action.sentBy.principalId === me) return seen();
+  if (action.user.principalId === me && (await readsTarget(caller, action))) return seen();
   const target = await findNode(action.targetNode.nodeId);
-  if (target && !target.deleted && can(caller, target, 'publish')) return action;
+  if (target && !target.deleted && can(caller, target, 'publish')) return seen();
   throw actionNotFound(actionId);
 }
 
 /** The assignee marks their action done. */
-export async function completeAction(caller: Caller, actionId: string): Promise<Action> {
-  const action = await findAction(actionId.toUpperCase());
+export async function completeAction(caller: Caller, actionId: string, apiBase: string): Promise<Action> {
+  const action = await findAction(actionId);
   if (!action || action.user.principalId !== caller.principal.principalId) throw actionNotFound(actionId);
   if (action.status === 'DONE') throw new ConflictError('ACTION_DONE', 'This action is already done');
-  const done: Action = { ...action, status: 'DONE', completionDate: timestamp(), nodeVersionId: newId() };
+  const done: StoredAction = {
+    ...action,
+    status: 'DONE',
+    completionDate: timestamp(),
+    nodeVersionId: newId(),
+  };
   await saveAction(done, action.nodeVersionId);
-  return done;
+  return actionSeenBy(done, caller, apiBase);
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWorld, type World } from './helpers/personas.ts';
+import { buildWorld, createUser, grant, PASSWORD, type World } from './helpers/personas.ts';
 import { type ApiClient, startTestStack, type TestStack } from './helpers/test-stack.ts';
 
 let ctx: TestStack;
@@ -61,7 +61,8 @@ describe('actions', () => {
     expect(created.body[1].user.principalId).toBe(world.principals.editor);
     // Its URLs lead to the action and to its object.
     const viaUrl = await api.call('GET', new URL(first.actionUrl).pathname, { token: token('reader') });
-    expect(viaUrl.body).toEqual(first);
+    // The reader sees the action as created, except the sender's contact details, which are not theirs.
+    expect(viaUrl.body).toEqual({ ...first, sentBy: { ...first.sentBy, email: null, phone: null } });
     expect(
       (await api.call('GET', new URL(first.targetUrl).pathname, { token: token('reader') })).body.nodeId,
     ).toBe(world.documentA);
@@ -135,11 +136,20 @@ describe('actions', () => {
     const unknown = await assign({
       actionType: 'TRAINING',
       targetNodeId: world.documentA,
-      users: [world.principals.reader, 'NOBODY'],
+      users: [world.principals.reader, '00000000-0000-4000-8000-000000000000'],
       dueDate: '2026-12-01',
     });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.errors).toEqual([expect.objectContaining({ path: '$.users[1]', rule: 'exists' })]);
+    expect(unknown.body.errors).toEqual([
+      expect.objectContaining({ path: '$.users[1]', rule: 'assignable' }),
+    ]);
+    const malformed = await assign({
+      actionType: 'TRAINING',
+      targetNodeId: world.documentA,
+      users: ['NOBODY'],
+      dueDate: '2026-12-01',
+    });
+    expect(malformed.body.errors).toEqual([expect.objectContaining({ path: '$.users[0]' })]);
     const editorTries = await assign(
       {
         actionType: 'TRAINING',
@@ -150,5 +160,126 @@ describe('actions', () => {
       'editor',
     );
     expect(editorTries.status).toBe(403);
+  });
+
+  it('refuses an assignee who cannot read the object, and an environment admin cannot reach users of another environment', async () => {
+    const training = (users: string[]) => ({
+      actionType: 'TRAINING',
+      targetNodeId: world.documentA,
+      users,
+      dueDate: '2026-12-01',
+    });
+    // otherEnvAdmin holds a role in environment B only: document A is not theirs to read.
+    for (const as of ['systemAdmin', 'envAdmin'] as const) {
+      const refused = await assign(training([world.principals.reader, world.principals.otherEnvAdmin]), as);
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual([
+        expect.objectContaining({ path: '$.users[1]', rule: 'assignable' }),
+      ]);
+    }
+    // An environment admin learns nothing of a user they cannot assign: the same answer as for nobody.
+    const nobody = await assign(training(['00000000-0000-4000-8000-000000000000']), 'envAdmin');
+    const foreign = await assign(training([world.principals.otherEnvAdmin]), 'envAdmin');
+    expect(foreign.body.errors).toEqual(nobody.body.errors);
+    const mine = await api.call('GET', '/api/v1/users/me/actions', { token: token('otherEnvAdmin') });
+    expect(mine.body.results).toEqual([]);
+  });
+
+  it('shows contact details of a user only to that user and to system administrators', async () => {
+    const contact = { email: 'reader@example.com', phone: '+41 44 000 00 00' };
+    const updated = await api.call('PATCH', `/api/v1/admin/users/${world.principals.reader}`, {
+      token: token('systemAdmin'),
+      body: contact,
+    });
+    expect(updated.status).toBe(200);
+    const [created] = (
+      await assign(
+        {
+          actionType: 'REVIEW',
+          targetNodeId: world.documentA,
+          users: [world.principals.reader],
+          dueDate: '2027-01-15',
+        },
+        'envAdmin',
+      )
+    ).body;
+    expect(created.user).toMatchObject({ principalId: world.principals.reader, email: null, phone: null });
+    const path = `/api/v1/admin/actions/${created.actionId}`;
+    const bySender = await api.call('GET', path, { token: token('envAdmin') });
+    expect(bySender.body.user).toMatchObject({ email: null, phone: null });
+    const byAssignee = await api.call('GET', path, { token: token('reader') });
+    expect(byAssignee.body.user).toMatchObject(contact);
+    const byAdmin = await api.call('GET', path, { token: token('systemAdmin') });
+    expect(byAdmin.body.user).toMatchObject(contact);
+  });
+
+  it('builds links from the address the reader reached, never from the Host a creator sent', async () => {
+    const [created] = (
+      await assign(
+        {
+          actionType: 'TRAINING',
+          targetNodeId: world.documentA,
+          users: [world.principals.editor],
+          dueDate: '2027-02-01',
+        },
+        'envAdmin',
+      )
+    ).body;
+    const planted = await api.call('POST', '/api/v1/admin/actions', {
+      token: token('envAdmin'),
+      headers: { host: 'evil.example' },
+      body: {
+        actionType: 'TRAINING',
+        targetNodeId: world.documentA,
+        users: [world.principals.editor],
+        dueDate: '2027-02-02',
+      },
+    });
+    expect(planted.status).toBe(201);
+    const { host } = new URL(ctx.stack.url);
+    const seen = await api.call('GET', '/api/v1/users/me/actions', { token: token('editor') });
+    for (const action of seen.body.results) {
+      expect(new URL(action.actionUrl).host).toBe(host);
+      expect(new URL(action.targetUrl).host).toBe(host);
+    }
+    expect(seen.body.results.map((a: { actionId: string }) => a.actionId)).toEqual(
+      expect.arrayContaining([created.actionId, planted.body[0].actionId]),
+    );
+  });
+
+  it('no longer shows an assignee the action once they cannot read its object', async () => {
+    const folder = (
+      await api.call('POST', '/api/v1/items', {
+        token: token('systemAdmin'),
+        body: {
+          parent: { nodeId: world.envB },
+          '@type': 'NodeElement',
+          nodeType: 'DOCUMENT_SET',
+          name: 'Secret',
+        },
+      })
+    ).body;
+    const reviewer = await createUser(api, token('systemAdmin'), 'revoked-reviewer');
+    await grant(api, token('systemAdmin'), folder.nodeId, reviewer, 'READER');
+    const [action] = (
+      await assign({
+        actionType: 'REVIEW',
+        targetNodeId: folder.nodeId,
+        users: [reviewer],
+        dueDate: '2027-04-01',
+      })
+    ).body;
+    const reviewerToken = await api.login('revoked-reviewer', PASSWORD);
+    const before = await api.call('GET', '/api/v1/users/me/actions', { token: reviewerToken });
+    expect(before.body.results.map((a: { actionId: string }) => a.actionId)).toEqual([action.actionId]);
+    const revoked = await api.call('DELETE', `/api/v1/items/${folder.nodeId}/grants/${reviewer}`, {
+      token: token('systemAdmin'),
+    });
+    expect(revoked.status).toBe(204);
+    const after = await api.call('GET', '/api/v1/users/me/actions', { token: reviewerToken });
+    expect(after.body.results).toEqual([]);
+    expect(
+      (await api.call('GET', `/api/v1/admin/actions/${action.actionId}`, { token: reviewerToken })).status,
+    ).toBe(404);
   });
 });
