@@ -114,7 +114,7 @@ export const loginContract = {
     ...JSON_BODY_PROBLEMS,
     401: problem('Wrong username or password; no cookie is set'),
     429: problem(
-      'TOO_MANY_LOGIN_ATTEMPTS: 5 failures for a username, or 20 from one address, within 15 minutes; wait Retry-After seconds',
+      'TOO_MANY_LOGIN_ATTEMPTS: 5 failures for a username, or 100 from one address, within 15 minutes; wait Retry-After seconds',
     ),
     ...COMMON_PROBLEMS,
   },
@@ -151,6 +151,9 @@ export const createNodeContract = {
     200: { description: 'The created object, version 0.0001', body: baseElementSchema, headers: ETAG },
     ...JSON_BODY_PROBLEMS,
     403: problem('Not permitted (environments: system administrators only)'),
+    404: problem(
+      'PARENT_NOT_FOUND: no such parent (or not visible to the caller), or it is being deleted or was deleted meanwhile',
+    ),
     ...AUTHENTICATED_PROBLEMS,
   },
 } satisfies OperationContract;

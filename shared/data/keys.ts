@@ -17,6 +17,9 @@ export const childLinkKey = (parentId: string, childId: string) => ({
 });
 export const CHILD_LINK_PREFIX = 'CHILD#';
 
+/** Item attribute of a node whose subtree delete is under way: until when creates under it are refused. */
+export const DELETE_LEASE_ATTRIBUTE = 'deletingUntil';
+
 /** Live counts of a node's children and descendants, by nodeType and status (list totals). */
 export const countsKey = (nodeId: string) => ({ PK: `NODE#${nodeId}`, SK: 'COUNTS' });
 

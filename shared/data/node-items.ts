@@ -1,5 +1,5 @@
 import type { Node } from '#shared/domain/node.ts';
-import { type NodeCopy, nodeKey } from './keys.ts';
+import { DELETE_LEASE_ATTRIBUTE, type NodeCopy, nodeKey } from './keys.ts';
 import { LIST_ATTRIBUTE_NAMES, listAttributesOf } from './list-indexes.ts';
 
 /**
@@ -11,7 +11,7 @@ export function nodeToItem(node: Node, copy: NodeCopy = 'DRAFT'): Record<string,
   return { ...nodeKey(node.nodeId, copy), ...listAttributes, entity: 'Node', ...node };
 }
 
-const ITEM_ONLY_ATTRIBUTES = new Set(['PK', 'SK', 'entity', ...LIST_ATTRIBUTE_NAMES]);
+const ITEM_ONLY_ATTRIBUTES = new Set(['PK', 'SK', 'entity', DELETE_LEASE_ATTRIBUTE, ...LIST_ATTRIBUTE_NAMES]);
 
 export function itemToNode(item: Record<string, unknown>): Node {
   return Object.fromEntries(

@@ -4,13 +4,18 @@
  * clients can later join the same transaction as the write it describes.
  */
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  PutCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import { ConflictError } from '#shared/domain/errors.ts';
 import type { Node, NodeStatus } from '#shared/domain/node.ts';
 import { retryableAsUnavailable } from './dynamo-errors.ts';
-import { childLinkKey, nodeKey } from './keys.ts';
+import { childLinkKey, DELETE_LEASE_ATTRIBUTE, nodeKey } from './keys.ts';
 import { type CountDeltas, countNode, countUpdates } from './node-counts.ts';
 import { nodeToItem } from './node-items.ts';
 
@@ -24,8 +29,16 @@ export type NodeWrite =
   | { kind: 'replace'; node: Node; expectedNodeVersionId: string; previousStatus?: NodeStatus }
   /** The published copy of a node is marked deleted along with its working copy. */
   | { kind: 'deletePublished'; nodeId: string; modificationDate: string }
-  /** Nothing is written, but the commit fails unless this node exists and is not deleted. */
-  | { kind: 'requireLive'; nodeId: string };
+  /**
+   * A subtree delete is about to read this node's children: until `until`, no child can be created under
+   * it (see requireLive), so the children read afterwards are all it has. Readers see nothing of it.
+   */
+  | { kind: 'markDeleting'; nodeId: string; expectedNodeVersionId: string; until: string }
+  /**
+   * Nothing is written, but the commit fails unless this node exists, is not deleted, and no delete of it
+   * holds a lease at `at` (the moment of the write).
+   */
+  | { kind: 'requireLive'; nodeId: string; at: string };
 
 /** A condition of the listed writes did not hold; nothing of the commit was written. */
 export class NodeWriteConflict extends ConflictError {
@@ -81,14 +94,33 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
           },
         },
       ];
+    case 'markDeleting':
+      return [
+        {
+          Update: {
+            TableName,
+            Key: nodeKey(write.nodeId),
+            UpdateExpression: 'SET #lease = :until',
+            ConditionExpression: 'nodeVersionId = :expected AND deleted = :false',
+            ExpressionAttributeNames: { '#lease': DELETE_LEASE_ATTRIBUTE },
+            ExpressionAttributeValues: {
+              ':until': write.until,
+              ':expected': write.expectedNodeVersionId,
+              ':false': false,
+            },
+          },
+        },
+      ];
     case 'requireLive':
       return [
         {
           ConditionCheck: {
             TableName,
             Key: nodeKey(write.nodeId),
-            ConditionExpression: 'attribute_exists(PK) AND deleted = :false',
-            ExpressionAttributeValues: { ':false': false },
+            ConditionExpression:
+              'attribute_exists(PK) AND deleted = :false AND (attribute_not_exists(#lease) OR #lease < :at)',
+            ExpressionAttributeNames: { '#lease': DELETE_LEASE_ATTRIBUTE },
+            ExpressionAttributeValues: { ':false': false, ':at': write.at },
           },
         },
       ];
@@ -149,11 +181,12 @@ export async function commitNodeWrites(writes: NodeWrite[]): Promise<void> {
     throw new Error(`A commit holds at most ${MAX_WRITES_PER_COMMIT} items, got ${expanded.length}`);
   }
   const items = expanded.map((e) => e.item);
-  const only = items.length === 1 ? items[0]?.Put : undefined;
+  const [only] = items.length === 1 ? items : [];
   for (let attempt = 1; ; attempt++) {
     try {
-      // A single put needs no transaction (half the write cost); anything else is all-or-nothing.
-      if (only) await dynamoDb.send(new PutCommand(only));
+      // A single put or update needs no transaction (half the write cost); anything else is all-or-nothing.
+      if (only?.Put) await dynamoDb.send(new PutCommand(only.Put));
+      else if (only?.Update) await dynamoDb.send(new UpdateCommand(only.Update));
       else await dynamoDb.send(new TransactWriteCommand({ TransactItems: items }));
       return;
     } catch (error) {

@@ -74,12 +74,15 @@ export class NotFoundError extends DomainError {
   constructor(
     readonly code:
       | 'NODE_NOT_FOUND'
+      | 'PARENT_NOT_FOUND'
       | 'ROUTE_NOT_FOUND'
       | 'USER_NOT_FOUND'
       | 'GRANT_NOT_FOUND'
       | 'SESSION_NOT_FOUND'
       | 'ACTION_NOT_FOUND',
     message: string,
+    /** The field that names what was not found, when it came in the body. */
+    readonly errors: FieldError[] = [],
   ) {
     super(message);
   }

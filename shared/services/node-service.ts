@@ -24,6 +24,7 @@ import {
 import { etagOf, FIRST_VERSION, type Node, newId, nextMinorVersion, timestamp } from '#shared/domain/node.ts';
 import type { CreateNodePayload, UpdateNodePayload } from '#shared/domain/node-payloads.ts';
 import {
+  NODE_TYPES,
   type NodeTypeDefinition,
   nodeTypeDefinition,
   SYSTEM_ROOT_TYPES,
@@ -135,27 +136,24 @@ export async function createNode(caller: Caller, payload: CreateNodePayload): Pr
     at,
   );
   try {
+    // The parent must still be live when the create commits: a subtree delete that is reading its
+    // children, or has deleted it, makes this create fail rather than leave an orphan.
     await commitNodeWrites([
-      { kind: 'requireLive', nodeId: parent.nodeId },
+      { kind: 'requireLive', nodeId: parent.nodeId, at },
       { kind: 'create', node },
     ]);
   } catch (error) {
     if (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'requireLive')) {
-      throw new BadRequestError('PARENT_NOT_FOUND', `The object ${parent.nodeId} was deleted meanwhile`);
+      throw parentNotFound(parent.nodeId, 'is being deleted or was deleted meanwhile');
     }
     throw error;
   }
   return node;
 }
 
-const parentNotFound = (parentId: string) =>
-  new BadRequestError('PARENT_NOT_FOUND', `No object with nodeId ${parentId} to create the object under`, [
-    {
-      in: 'body',
-      path: '$.parent.nodeId',
-      rule: 'exists',
-      message: 'must be the nodeId of an existing object',
-    },
+const parentNotFound = (parentId: string, why = 'must be the nodeId of an existing object') =>
+  new NotFoundError('PARENT_NOT_FOUND', `No object with nodeId ${parentId} to create the object under`, [
+    { in: 'body', path: '$.parent.nodeId', rule: 'exists', message: why },
   ]);
 
 /**
@@ -353,13 +351,34 @@ export async function updateNode(
   return updated;
 }
 
-/** The live subtree under `root`, breadth first (root first). */
-async function collectSubtree(root: Node): Promise<Node[]> {
-  const subtree = [root];
-  for (let i = 0; i < subtree.length; i++) {
-    const node = subtree[i] as Node;
-    const children = await findNodes(await findLiveChildIds(node.nodeId));
-    subtree.push(...children.filter((child) => !child.deleted));
+/** How long a subtree delete keeps creates out of the nodes it reads: longer than a function may run. */
+const DELETE_LEASE_MS = 60_000;
+
+/** Node types that can hold children (from the catalogue): only their children are read and guarded. */
+const CONTAINER_TYPES: ReadonlySet<string> = new Set(NODE_TYPES.flatMap((type) => type.parents));
+
+/**
+ * The live subtree under `root`, level by level (root first). Each level's containers are marked first and
+ * read second: once marked, no child can be created under them until the lease ends, so the children read
+ * after the mark are all they will have when the delete commits. (An update of a marked node replaces its
+ * item and lifts the mark, but it also changes its version, so the delete's commit fails and starts over.)
+ */
+async function collectSubtree(root: Node, at: string): Promise<Node[]> {
+  const until = new Date(Date.parse(at) + DELETE_LEASE_MS).toISOString();
+  const subtree: Node[] = [];
+  for (let level = [root]; level.length > 0; ) {
+    subtree.push(...level);
+    const containers = level.filter((node) => CONTAINER_TYPES.has(node.nodeType));
+    if (containers.length === 0) break;
+    for await (const batch of commitBatches(
+      containers.map((node) => [
+        { kind: 'markDeleting', nodeId: node.nodeId, expectedNodeVersionId: node.nodeVersionId, until },
+      ]),
+    )) {
+      await commitNodeWrites(batch.flat());
+    }
+    const childIds = (await Promise.all(containers.map((node) => findLiveChildIds(node.nodeId)))).flat();
+    level = (await findNodes(childIds)).filter((child) => !child.deleted);
   }
   return subtree;
 }
@@ -378,13 +397,16 @@ const DELETE_ATTEMPTS = 3;
 /**
  * Soft-deletes a node and its whole subtree. Up to 100 writes commit all-or-nothing; a larger subtree
  * commits in batches, deepest nodes first and the root last, so an interrupted delete leaves the root in
- * place and can simply be repeated.
+ * place and can simply be repeated. A create racing the delete either fails (its parent is marked or
+ * deleted) or its node is deleted too and is part of the answer. The answer holds every node this request
+ * deleted, the root first, also when a conflict made it start over midway.
  */
 export async function deleteNode(
   caller: Caller,
   nodeId: string,
   ifMatch: string | undefined,
 ): Promise<Node[]> {
+  const deleted = new Map<string, Node>();
   for (let attempt = 1; ; attempt++) {
     const root = await liveNodeForWrite(caller, nodeId, ifMatch, 'delete');
     if (root.system) {
@@ -397,10 +419,14 @@ export async function deleteNode(
       throw new ForbiddenError('Only system administrators delete environments');
     }
     const at = timestamp();
-    const plan = (await collectSubtree(root)).map((node) => deletionWrites(node, caller, at));
     try {
-      await commitInBatches([...plan].reverse().map((p) => p.writes));
-      return plan.map((p) => p.deleted);
+      const plan = (await collectSubtree(root, at)).map((node) => deletionWrites(node, caller, at));
+      for await (const batch of commitBatches([...plan].reverse())) {
+        await commitNodeWrites(batch.flatMap((entry) => entry.writes));
+        for (const entry of batch) deleted.set(entry.deleted.nodeId, entry.deleted);
+      }
+      // The root has the fewest ancestors: it comes first, then the subtree level by level.
+      return [...deleted.values()].sort((a, b) => a.ancestorIds.length - b.ancestorIds.length);
     } catch (error) {
       if (!(error instanceof NodeWriteConflict) || attempt === DELETE_ATTEMPTS) throw error;
     }
@@ -408,22 +434,28 @@ export async function deleteNode(
 }
 
 /**
- * Commits groups of writes in as few transactions as DynamoDB's limits allow, a group never split. Items
- * are counted exactly (the counts items nodes of one batch share, once); bytes are each group's, added up.
+ * Groups of writes in as few commits as DynamoDB's limits allow, a group never split. Items are counted
+ * exactly (the counts items nodes of one batch share, once); bytes are each group's, added up.
  */
-async function commitInBatches(groups: NodeWrite[][]): Promise<void> {
-  let batch: NodeWrite[] = [];
+async function* commitBatches<G extends NodeWrite[] | { writes: NodeWrite[] }>(
+  groups: G[],
+): AsyncGenerator<G[]> {
+  const writesOf = (group: G) => (Array.isArray(group) ? group : group.writes);
+  let batch: G[] = [];
   let bytes = 0;
   for (const group of groups) {
-    const groupBytes = commitBytes(group);
-    const together = { items: commitItemCount([...batch, ...group]), bytes: bytes + groupBytes };
+    const groupBytes = commitBytes(writesOf(group));
+    const together = {
+      items: commitItemCount([...batch, group].flatMap(writesOf)),
+      bytes: bytes + groupBytes,
+    };
     if (batch.length > 0 && !fitsOneCommit(together)) {
-      await commitNodeWrites(batch);
+      yield batch;
       batch = [];
       bytes = 0;
     }
-    batch.push(...group);
+    batch.push(group);
     bytes += groupBytes;
   }
-  await commitNodeWrites(batch);
+  if (batch.length > 0) yield batch;
 }

@@ -133,8 +133,9 @@ describe('POST /api/v1/items', () => {
       token,
       body: folder('00000000-0000-4000-8000-000000000000'),
     });
-    expect(unknown.status).toBe(400);
+    expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('PARENT_NOT_FOUND');
+    expect(unknown.body.errors).toEqual([expect.objectContaining({ path: '$.parent.nodeId' })]);
 
     const { parent: _parent, ...orphan } = folder(environmentId);
     const missing = await api.call('POST', '/api/v1/items', { token, body: orphan });
@@ -435,7 +436,7 @@ describe('DELETE /api/v1/items/{nodeId}', () => {
     const again = await api.call('DELETE', `/api/v1/items/${top.nodeId}`, { token, body: {} });
     expect(again.status).toBe(404);
     const under = await api.call('POST', '/api/v1/items', { token, body: urlDocument(top.nodeId) });
-    expect(under.status).toBe(400);
+    expect(under.status).toBe(404);
     expect(under.body.code).toBe('PARENT_NOT_FOUND');
   });
 

@@ -98,10 +98,10 @@ describe('commitNodeWrites', () => {
     });
   });
 
-  it('commits several writes in one transaction, with the parent checked to be alive', async () => {
+  it('commits several writes in one transaction, with the parent checked to be alive and not being deleted', async () => {
     ddb.on(TransactWriteCommand).resolves({});
     await commitNodeWrites([
-      { kind: 'requireLive', nodeId: 'PARENT' },
+      { kind: 'requireLive', nodeId: 'PARENT', at: '2026-11-23T00:00:00.000Z' },
       { kind: 'create', node },
     ]);
     const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems;
@@ -110,8 +110,10 @@ describe('commitNodeWrites', () => {
         ConditionCheck: {
           TableName: 'unit-test-table',
           Key: { PK: 'NODE#PARENT', SK: 'DRAFT' },
-          ConditionExpression: 'attribute_exists(PK) AND deleted = :false',
-          ExpressionAttributeValues: { ':false': false },
+          ConditionExpression:
+            'attribute_exists(PK) AND deleted = :false AND (attribute_not_exists(#lease) OR #lease < :at)',
+          ExpressionAttributeNames: { '#lease': 'deletingUntil' },
+          ExpressionAttributeValues: { ':false': false, ':at': '2026-11-23T00:00:00.000Z' },
         },
       },
       {
@@ -165,11 +167,13 @@ describe('commitNodeWrites', () => {
       }),
     );
     const error = await commitNodeWrites([
-      { kind: 'requireLive', nodeId: 'PARENT' },
+      { kind: 'requireLive', nodeId: 'PARENT', at: '2026-11-23T00:00:00.000Z' },
       { kind: 'create', node },
     ]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NodeWriteConflict);
-    expect((error as NodeWriteConflict).failed).toEqual([{ kind: 'requireLive', nodeId: 'PARENT' }]);
+    expect((error as NodeWriteConflict).failed).toEqual([
+      { kind: 'requireLive', nodeId: 'PARENT', at: '2026-11-23T00:00:00.000Z' },
+    ]);
   });
 
   it('turns throttling and transaction conflicts into a retryable 503', async () => {
@@ -188,7 +192,7 @@ describe('commitNodeWrites', () => {
     );
     await expect(
       commitNodeWrites([
-        { kind: 'requireLive', nodeId: 'P' },
+        { kind: 'requireLive', nodeId: 'P', at: '2026-11-23T00:00:00.000Z' },
         { kind: 'create', node },
       ]),
     ).rejects.toBeInstanceOf(ServiceUnavailableError);
