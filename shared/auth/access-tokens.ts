@@ -62,16 +62,17 @@ const CLOCK_SKEW_SECONDS = 60;
 
 const invalidToken = (why: string) => new UnauthenticatedError('INVALID_TOKEN', why);
 
+/** A verified token: whom it names, and the lifetime it claims (epoch seconds). */
+export interface VerifiedToken extends TokenSubject {
+  issuedAt: number;
+  expiresAt: number;
+}
+
 /**
  * The subject of a valid token; anything else is a 401: a bad signature, alg, issuer or audience, an
- * expired token, and a token whose own lifetime (`exp` - `iat`) is missing or longer than
- * `maxLifetimeSeconds` (WEBTOKEN_EXPIRES_IN), however validly signed.
+ * expired token, one without `iat` or `exp`, or one issued in the future. Needs no storage call.
  */
-export async function verifyAccessToken(
-  token: string,
-  maxLifetimeSeconds: number,
-  now = new Date(),
-): Promise<TokenSubject> {
+export async function verifyAccessToken(token: string, now = new Date()): Promise<VerifiedToken> {
   const v = await cachedVerifier();
   let payload: Record<string, unknown>;
   try {
@@ -83,12 +84,18 @@ export async function verifyAccessToken(
   if (typeof iat !== 'number' || typeof exp !== 'number') {
     throw invalidToken('The access token does not say when it was issued and when it expires');
   }
-  const nowSeconds = Math.floor(now.getTime() / 1000);
-  if (exp - iat > maxLifetimeSeconds || iat > nowSeconds + CLOCK_SKEW_SECONDS) {
-    throw invalidToken('The access token claims a lifetime this installation does not grant; log in again');
+  if (iat > Math.floor(now.getTime() / 1000) + CLOCK_SKEW_SECONDS) {
+    throw invalidToken('The access token claims to be issued in the future');
   }
   if (typeof sub !== 'string' || typeof sid !== 'string' || typeof preferred_username !== 'string') {
     throw invalidToken('The access token does not name a user and a session');
   }
-  return { principalId: sub, sessionId: sid, username: preferred_username };
+  return { principalId: sub, sessionId: sid, username: preferred_username, issuedAt: iat, expiresAt: exp };
+}
+
+/** A token's own lifetime never exceeds WEBTOKEN_EXPIRES_IN, however validly it is signed: else a 401. */
+export function requireLifetimeWithin(token: VerifiedToken, maxLifetimeSeconds: number): void {
+  if (token.expiresAt - token.issuedAt > maxLifetimeSeconds) {
+    throw invalidToken('The access token claims a lifetime this installation does not grant; log in again');
+  }
 }

@@ -1,5 +1,5 @@
 /** Login, per-request authentication against the server-side session, and logout. */
-import { issueAccessToken, verifyAccessToken } from '#shared/auth/access-tokens.ts';
+import { issueAccessToken, requireLifetimeWithin, verifyAccessToken } from '#shared/auth/access-tokens.ts';
 import { decoyHash, verifyPassword } from '#shared/auth/passwords.ts';
 import {
   clearFailures,
@@ -89,8 +89,9 @@ const sessionEnded = (why: string) =>
 
 /** The caller behind a token, if its session is alive: not ended, not idle too long, user active. */
 export async function authenticate(token: string, now = new Date()): Promise<Caller> {
+  const subject = await verifyAccessToken(token, now);
   const settings = await currentSettings(now.getTime());
-  const subject = await verifyAccessToken(token, (settings.webTokenExpiresInDays * DAY) / 1000, now);
+  requireLifetimeWithin(subject, (settings.webTokenExpiresInDays * DAY) / 1000);
   const { session, user } = await findSessionWithUser(subject.sessionId, subject.principalId);
   if (!session || session.principalId !== subject.principalId) throw sessionEnded('logged out or revoked');
   const idleMs = now.getTime() - Date.parse(session.lastSeenAt);

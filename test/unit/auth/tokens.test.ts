@@ -6,7 +6,7 @@ import { createHmac, generateKeyPairSync, type KeyObject, sign } from 'node:cryp
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueAccessToken, verifyAccessToken } from '#shared/auth/access-tokens.ts';
+import { issueAccessToken, requireLifetimeWithin, verifyAccessToken } from '#shared/auth/access-tokens.ts';
 import { UnauthenticatedError } from '#shared/domain/errors.ts';
 
 const kms = mockClient(KMSClient);
@@ -33,6 +33,14 @@ beforeAll(() => {
 const subject = { principalId: 'U1', username: 'ann', sessionId: 'S1' };
 /** WEBTOKEN_EXPIRES_IN of one day, in seconds. */
 const DAY = 24 * 3600;
+
+/** What authentication does with a token: verify it, then bound its lifetime by WEBTOKEN_EXPIRES_IN. */
+async function verifyAndBound(token: string) {
+  const verified = await verifyAccessToken(token);
+  requireLifetimeWithin(verified, DAY);
+  const { issuedAt: _issued, expiresAt: _expires, ...named } = verified;
+  return named;
+}
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -57,7 +65,7 @@ const claims = () => ({
 });
 
 async function refused(token: string) {
-  const error = await verifyAccessToken(token, DAY).catch((e: unknown) => e);
+  const error = await verifyAndBound(token).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(UnauthenticatedError);
   expect((error as UnauthenticatedError).code).toBe('INVALID_TOKEN');
 }
@@ -71,7 +79,7 @@ describe('tokens signed through KMS', () => {
       typ: 'JWT',
     });
     expect(Buffer.from(signature, 'base64url')).toHaveLength(64);
-    expect(await verifyAccessToken(token, DAY)).toEqual(subject);
+    expect(await verifyAndBound(token)).toEqual(subject);
     expect(kms.commandCalls(SignCommand)[0]?.args[0].input).toMatchObject({
       KeyId: KEY_ID,
       MessageType: 'RAW',
@@ -80,7 +88,7 @@ describe('tokens signed through KMS', () => {
   });
 
   it('fetches the public key from KMS once per process, not per token', async () => {
-    await verifyAccessToken(await issueAccessToken(subject, new Date(), new Date(Date.now() + 60_000)), DAY);
+    await verifyAndBound(await issueAccessToken(subject, new Date(), new Date(Date.now() + 60_000)));
     expect(kms.commandCalls(GetPublicKeyCommand)).toHaveLength(1);
   });
 });
@@ -119,9 +127,8 @@ describe('refused tokens', () => {
 
   it('a valid signature over claims that do not name a session', async () => {
     const { sid: _sid, ...noSession } = claims();
-    const error = await verifyAccessToken(
+    const error = await verifyAndBound(
       signES256({ alg: 'ES256', typ: 'JWT', kid: await kid() }, noSession),
-      DAY,
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnauthenticatedError);
   });
@@ -146,13 +153,13 @@ describe('refused tokens', () => {
   });
 
   it('a well-formed token is accepted (the attacks above fail for their own reason)', async () => {
-    expect(
-      await verifyAccessToken(signES256({ alg: 'ES256', typ: 'JWT', kid: await kid() }, claims()), DAY),
-    ).toEqual(subject);
+    expect(await verifyAndBound(signES256({ alg: 'ES256', typ: 'JWT', kid: await kid() }, claims()))).toEqual(
+      subject,
+    );
     // A lifetime of exactly WEBTOKEN_EXPIRES_IN is what login issues.
     const fullDay = { ...claims(), exp: now() + DAY };
-    expect(
-      await verifyAccessToken(signES256({ alg: 'ES256', typ: 'JWT', kid: await kid() }, fullDay), DAY),
-    ).toEqual(subject);
+    expect(await verifyAndBound(signES256({ alg: 'ES256', typ: 'JWT', kid: await kid() }, fullDay))).toEqual(
+      subject,
+    );
   });
 });

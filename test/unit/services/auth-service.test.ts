@@ -5,7 +5,14 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { UnauthenticatedError } from '#shared/domain/errors.ts';
 
 vi.mock('#shared/auth/access-tokens.ts', () => ({
-  verifyAccessToken: async () => ({ principalId: 'U1', sessionId: 'S1', username: 'ann' }),
+  verifyAccessToken: async () => ({
+    principalId: 'U1',
+    sessionId: 'S1',
+    username: 'ann',
+    issuedAt: Date.parse('2026-11-22T11:00:00.000Z') / 1000,
+    expiresAt: Date.parse('2026-11-23T11:00:00.000Z') / 1000,
+  }),
+  requireLifetimeWithin: () => undefined,
 }));
 
 const { authenticate } = await import('#shared/services/auth-service.ts');
