@@ -1,22 +1,85 @@
-/** The one test that bundles: every function's real ESM bundle loads in a fresh Node process. */
+/**
+ * The one test file that bundles (the stack is synthesized once, with every function bundled): every
+ * function's real ESM bundle loads in a fresh Node process, the reference serves Swagger UI from the files
+ * beside its bundle, and hostile requests get the same answers from the bundles as from the handlers the
+ * embedded stack runs.
+ */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { describe, expect, it } from 'vitest';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { toEvent } from '#infra/local/http-adapter.ts';
 import { ContentRepositoryStack } from '#infra/stacks/content-repository-stack.ts';
 import { stageSettings } from '#infra/stage.ts';
 import { BUNDLED_ASSET_DIR, REFERENCE_ASSET_FILES } from '#shared/api/reference-assets.ts';
-import { OPERATIONS } from '#shared/http/routes.ts';
+import { FALLBACK_OPERATION, OPERATIONS, type OperationName, resolveRoute } from '#shared/http/routes.ts';
+import type { HttpEvent, HttpHandler, HttpResult } from '#shared/http/types.ts';
+
+// What a deployed function gets, except that DynamoDB is a dead endpoint: an answer that needed a storage
+// call shows up as a failure, not as the 4xx expected. The same settings serve the in-process handlers.
+const keyDir = mkdtempSync(join(tmpdir(), 'bundle-test-key-'));
+const keyFile = join(keyDir, 'token-signing-key.pem');
+writeFileSync(
+  keyFile,
+  generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }),
+);
+const FUNCTION_ENV = {
+  TABLE_NAME: 'bundle-test-table',
+  BUCKET_NAME: 'bundle-test-bucket',
+  TOKEN_SIGNING_KEY_FILE: keyFile,
+  TOKEN_SIGNING_KEY_ID: '',
+  DYNAMODB_ENDPOINT: 'http://127.0.0.1:9',
+  AWS_REGION: 'eu-west-1',
+  AWS_ACCESS_KEY_ID: 'bundle-test',
+  AWS_SECRET_ACCESS_KEY: 'bundle-test',
+  LOG_LEVEL: 'silent',
+};
+Object.assign(process.env, FUNCTION_ENV);
+
+let assemblyDir: string;
+/** Each operation's bundle folder. */
+const bundleOf = new Map<OperationName, string>();
+
+beforeAll(() => {
+  const app = new App({ context: { stage: 'bundle-test' } });
+  const stack = new ContentRepositoryStack(app, 'Bundled', {
+    stage: stageSettings((k) => app.node.tryGetContext(k)),
+  });
+  const assembly = app.synth();
+  assemblyDir = assembly.directory;
+  for (const [operation, fn] of stack.functions) {
+    // The function's code is the asset `<hash>.zip`, staged as the folder `asset.<hash>`.
+    const code = stack.resolve((fn.function.node.defaultChild as CfnFunction).code) as { s3Key: string };
+    bundleOf.set(operation, join(assemblyDir, `asset.${code.s3Key.replace(/\.zip$/, '')}`));
+  }
+}, 300_000);
+
+function runBundles(invocations: { bundle: string; event: HttpEvent }[]): HttpResult[] {
+  const out = execFileSync(
+    process.execPath,
+    [join(import.meta.dirname, '..', 'fixtures', 'invoke-bundles.mjs')],
+    {
+      env: { PATH: process.env.PATH, ...FUNCTION_ENV },
+      cwd: '/',
+      input: JSON.stringify(
+        invocations.map(({ bundle, event }) => ({ bundle: join(bundle, 'index.mjs'), event })),
+      ),
+      encoding: 'utf8',
+      stdio: ['pipe', 'pipe', 'ignore'],
+    },
+  );
+  return JSON.parse(out);
+}
 
 describe('function bundles', () => {
   it('are minified ESM without source maps, with the SDK inside, and export a handler', () => {
-    const app = new App({ context: { stage: 'bundle-test' } });
-    new ContentRepositoryStack(app, 'Bundled', { stage: stageSettings((k) => app.node.tryGetContext(k)) });
-    const assembly = app.synth();
-    const bundles = readdirSync(assembly.directory)
+    const bundles = readdirSync(assemblyDir)
       .filter((d) => d.startsWith('asset.'))
-      .map((d) => join(assembly.directory, d))
+      .map((d) => join(assemblyDir, d))
       .filter((d) => existsSync(join(d, 'index.mjs')));
     expect(bundles).toHaveLength(Object.keys(OPERATIONS).length);
     expect(bundles.filter((d) => existsSync(join(d, BUNDLED_ASSET_DIR)))).toHaveLength(1);
@@ -41,13 +104,7 @@ describe('function bundles', () => {
           `const m = await import(${JSON.stringify(join(dir, 'index.mjs'))}); console.log(typeof m.handler);`,
         ],
         {
-          env: {
-            PATH: process.env.PATH,
-            TABLE_NAME: 't',
-            BUCKET_NAME: 'b',
-            TOKEN_SIGNING_KEY_ID: 'k',
-            AWS_REGION: 'eu-west-1',
-          },
+          env: { PATH: process.env.PATH, ...FUNCTION_ENV },
           cwd: '/',
           encoding: 'utf8',
           stdio: ['ignore', 'pipe', 'ignore'],
@@ -60,39 +117,100 @@ describe('function bundles', () => {
 
 describe('the reference function bundle', () => {
   it('serves Swagger UI from the files beside it, without node_modules', () => {
-    const app = new App({ context: { stage: 'bundle-test' } });
-    new ContentRepositoryStack(app, 'Docs', { stage: stageSettings((k) => app.node.tryGetContext(k)) });
-    const assembly = app.synth();
-    const dir = readdirSync(assembly.directory)
-      .map((d) => join(assembly.directory, d))
-      .find((d) => existsSync(join(d, BUNDLED_ASSET_DIR)));
-    const event = {
-      version: '2.0',
-      rawPath: '/api/v1/swagger/swagger-ui.css',
-      rawQueryString: '',
-      headers: {},
-      pathParameters: { file: 'swagger-ui.css' },
-      requestContext: { requestId: 'r1', http: { method: 'GET', path: '/api/v1/swagger/swagger-ui.css' } },
-      isBase64Encoded: false,
-    };
-    const script = `const { handler } = await import(${JSON.stringify(join(dir as string, 'index.mjs'))});
-const result = await handler(${JSON.stringify(event)}, {});
-console.log(JSON.stringify({ status: result.statusCode, type: result.headers['content-type'], bytes: Buffer.from(result.body, 'base64').length }));`;
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-      env: {
-        PATH: process.env.PATH,
-        TABLE_NAME: 't',
-        BUCKET_NAME: 'b',
-        TOKEN_SIGNING_KEY_ID: 'k',
-        AWS_REGION: 'eu-west-1',
-        LOG_LEVEL: 'silent',
-      },
-      cwd: '/',
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
+    const event = toEvent(
+      { method: 'GET', url: '/api/v1/swagger/swagger-ui.css', headers: {}, httpVersion: '1.1' },
+      Buffer.alloc(0),
+      'r1',
+    );
+    const [result] = runBundles([{ bundle: bundleOf.get('apiDocs') as string, event }]);
+    expect(result).toMatchObject({ statusCode: 200, headers: { 'content-type': 'text/css; charset=utf-8' } });
+    expect(Buffer.from(result?.body ?? '', 'base64').length).toBeGreaterThan(10_000);
+  });
+});
+
+const NODE = '0F8FAD5B-D9CB-469F-A165-70867728950E';
+const json = { 'content-type': 'application/json', authorization: 'Bearer not-looked-at' };
+const folderBody = (extra: string) =>
+  `{"@type":"NodeElement","nodeType":"DOCUMENT_SET","name":"x","parent":{"nodeId":"${NODE}"}${extra}}`;
+
+/** Requests a hostile client sends; each must be refused before any storage call. */
+const HOSTILE: {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  status: number;
+}[] = [
+  { method: 'DELETE', url: `/api/v1/items/${NODE}/grants/..`, status: 400 },
+  { method: 'DELETE', url: `/api/v1/items/${NODE}/grants/%2e%2e`, status: 400 },
+  { method: 'DELETE', url: `/api/v1/items/${NODE}/grants/%2E%2E/`, status: 400 },
+  {
+    method: 'PUT',
+    url: `/api/v1/items/${NODE}/grants/%2E%2E`,
+    headers: json,
+    body: '{"role":"READER"}',
+    status: 400,
+  },
+  { method: 'GET', url: '/api/v1/items/%2e%2e/admin/users', status: 404 },
+  { method: 'GET', url: '/api/v1/items/../admin/users', status: 404 },
+  { method: 'GET', url: '/api/v1/items/%E0%A4%A', status: 400 },
+  { method: 'GET', url: '/api/v1/items/%', status: 400 },
+  { method: 'GET', url: '/api/v1/list?name=%E0%A4%A', status: 400 },
+  { method: 'GET', url: '/api/v1/list?__proto__=1', status: 400 },
+  { method: 'GET', url: '/api/v1/list', headers: { cookie: 'access_token=%E0%A4%A' }, status: 401 },
+  {
+    method: 'POST',
+    url: '/api/v1/items',
+    headers: json,
+    body: folderBody(`,"extensions":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`),
+    status: 400,
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/items',
+    headers: json,
+    body: folderBody(',"extensions":{"n":12345678901234567890123456789012345678901}'),
+    status: 400,
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/items',
+    headers: json,
+    body: folderBody(',"extensions":{"__proto__":{"x":1}}'),
+    status: 400,
+  },
+  { method: 'GET', url: '/api/v1/swagger/constructor', status: 404 },
+  { method: 'GET', url: '/api/v1/swagger/__proto__', status: 404 },
+];
+
+describe('hostile requests', () => {
+  it('get the same 4xx problem from the built bundles as from the handlers the embedded stack runs', async () => {
+    const cases = HOSTILE.map((request, i) => {
+      const event = toEvent(
+        { method: request.method, url: request.url, headers: request.headers ?? {}, httpVersion: '1.1' },
+        Buffer.from(request.body ?? ''),
+        `hostile-${i}`,
+      );
+      const match = resolveRoute(event.requestContext.http.method, event.rawPath);
+      const operation = match && 'route' in match ? match.route.operation : FALLBACK_OPERATION;
+      return { request, event, operation };
     });
-    const result = JSON.parse(out.trim());
-    expect(result).toMatchObject({ status: 200, type: 'text/css; charset=utf-8' });
-    expect(result.bytes).toBeGreaterThan(10_000);
+    const fromBundles = runBundles(
+      cases.map(({ event, operation }) => ({ bundle: bundleOf.get(operation) as string, event })),
+    );
+    for (const [i, { request, event, operation }] of cases.entries()) {
+      const module = (await import(`../../${OPERATIONS[operation].entry}`)) as { handler: HttpHandler };
+      const fromSource = await module.handler(event, {} as never);
+      const bundled = fromBundles[i] as HttpResult;
+      const what = `${request.method} ${request.url.slice(0, 80)}`;
+      expect(bundled.statusCode, what).toBe(request.status);
+      expect(bundled.headers['content-type'], what).toBe('application/problem+json');
+      const { requestId: _a, ...bundledProblem } = JSON.parse(bundled.body as string);
+      const { requestId: _b, ...sourceProblem } = JSON.parse(fromSource.body as string);
+      expect({ status: fromSource.statusCode, ...sourceProblem }, what).toEqual({
+        status: bundled.statusCode,
+        ...bundledProblem,
+      });
+    }
   });
 });
