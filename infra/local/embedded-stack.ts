@@ -13,7 +13,7 @@ import { config, type LocalStackConfig } from '#shared/config/index.ts';
 import { OPERATIONS, type OperationName } from '#shared/http/routes.ts';
 import type { HttpHandler } from '#shared/http/types.ts';
 import { ensureBucket, ensureTable } from './ensure-resources.ts';
-import { createHttpAdapter } from './http-adapter.ts';
+import { answerMalformedRequest, createHttpAdapter } from './http-adapter.ts';
 import { type LocalDynamoDb, startLocalDynamoDb } from './local-dynamodb.ts';
 import { startLocalS3 } from './local-s3.ts';
 
@@ -73,6 +73,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     return handler;
   };
   const server = http.createServer(createHttpAdapter(loadHandler, config().corsOrigins));
+  server.on('clientError', answerMalformedRequest);
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
     server.listen(options.port, options.host, () => done());

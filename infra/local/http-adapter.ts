@@ -8,8 +8,9 @@
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { PayloadTooLargeError } from '#shared/domain/errors.ts';
+import { MalformedRequestError, PayloadTooLargeError } from '#shared/domain/errors.ts';
 import { corsHeaders, preflightHeaders } from '#shared/http/cors.ts';
 import { problemResponse } from '#shared/http/problem.ts';
 import { FALLBACK_OPERATION, type OperationName, resolveRoute } from '#shared/http/routes.ts';
@@ -239,4 +240,23 @@ export function createHttpAdapter(
       if (!res.headersSent) send(res, problemResponse(error, requestId, path), requestId);
     }
   };
+}
+
+/**
+ * A request Node's HTTP parser cannot read (a bad request line, header or framing) never reaches the
+ * adapter: like API Gateway, answer a 400 before any function runs, as problem+json, then close.
+ */
+export function answerMalformedRequest(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) return;
+  const requestId = randomUUID();
+  const problem = problemResponse(
+    new MalformedRequestError(`The request cannot be read as HTTP (${error.code ?? 'parse error'})`),
+    requestId,
+    '',
+  );
+  const body = Buffer.from(problem.body ?? '');
+  const headers = Object.entries({ ...problem.headers, 'apigw-requestid': requestId, connection: 'close' })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.end(`HTTP/1.1 400 Bad Request\r\n${headers}content-length: ${body.length}\r\n\r\n${body}`);
 }

@@ -38,6 +38,13 @@ export class MalformedJsonError extends DomainError {
   readonly title = 'The request body is not valid JSON';
 }
 
+/** A request that cannot even be read as HTTP (the gateway's own 400). */
+export class MalformedRequestError extends DomainError {
+  readonly status = 400;
+  readonly code = 'MALFORMED_REQUEST';
+  readonly title = 'The request cannot be read';
+}
+
 export class BadRequestError extends DomainError {
   readonly status = 400;
   readonly title = 'The request cannot be carried out as sent';
