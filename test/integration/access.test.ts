@@ -99,7 +99,7 @@ const MATRIX: Record<string, { expected: Expected; call: (persona: Persona) => P
     call: async (p) => ({ method: 'POST', path: '/api/v1/logout', token: await freshToken(p) }),
   },
   'POST /api/v1/items': {
-    expected: expect6(401, 403, 200, 400, 200, 200),
+    expected: expect6(401, 403, 200, 404, 200, 200),
     call: async () => ({
       method: 'POST',
       path: '/api/v1/items',
@@ -320,6 +320,6 @@ describe('what each caller sees', () => {
     expect((await api.call('GET', `/api/v1/items/${world.envA}`, { token })).status).toBe(404);
     expect(
       (await api.call('POST', '/api/v1/items', { token, body: folder(world.envA, 'Not mine') })).status,
-    ).toBe(400);
+    ).toBe(404);
   });
 });

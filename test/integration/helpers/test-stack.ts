@@ -106,7 +106,7 @@ export class ApiClient {
   constructor(readonly baseUrl: string) {}
 
   async call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
-    const headers: Record<string, string> = { ...options.headers };
+    const headers: Record<string, string> = { 'user-agent': 'content-repository-tests', ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | Buffer | undefined = options.rawBody;
     if (options.body !== undefined) {
