@@ -1,6 +1,6 @@
 /**
  * Property: whatever a client sends to any operation of the route table (generated path parameters,
- * query strings, cookies, headers and bodies: deep, huge, odd keys, odd numbers, invalid UTF-8), the
+ * query strings, cookies, headers (conditional, origin, fetch metadata, host) and bodies: deep, huge, odd keys, odd numbers, invalid UTF-8), the
  * answer is never a 5xx, every 4xx is problem+json (and every answer matches the documented contract),
  * and a rejected write changes nothing that is stored.
  */
@@ -181,6 +181,36 @@ const cookie = fc.oneof(
     .map((s) => `access_token=${s}`),
 );
 
+/** Headers the service reads, with what a careless or hostile client puts in them. */
+const headerValue = fc.oneof(
+  fc.constantFrom(
+    '%E0%A4%A',
+    '*',
+    'W/"x"',
+    '"',
+    'W/',
+    'https://evil.example',
+    'null',
+    'cross-site',
+    'https',
+    '',
+  ),
+  fc.stringMatching(/^[\x20-\x7e]{0,80}$/),
+);
+const oddHeaders = fc.dictionary(
+  fc.constantFrom(
+    'if-match',
+    'if-none-match',
+    'origin',
+    'sec-fetch-site',
+    'x-forwarded-proto',
+    'user-agent',
+    'host',
+  ),
+  headerValue,
+  { maxKeys: 3 },
+);
+
 const anyRequest = fc.record({
   route: fc.constantFrom(...ROUTES),
   segments: fc.array(segment, { minLength: 3, maxLength: 3 }),
@@ -194,6 +224,7 @@ const anyRequest = fc.record({
   ),
   authorization: fc.constantFrom('admin', 'admin', 'admin', 'none', 'garbage'),
   cookie,
+  headers: oddHeaders,
 });
 
 /** Creates and updates by the administrator with an odd `extensions`: these reach the write path. */
@@ -208,6 +239,7 @@ const nodeWrite = fc.record({
   contentType: fc.constant('application/json'),
   authorization: fc.constant('admin'),
   cookie: fc.constant(undefined),
+  headers: fc.constant({}),
 });
 
 const request = fc.oneof({ weight: 3, arbitrary: anyRequest }, { weight: 1, arbitrary: nodeWrite });
@@ -222,7 +254,7 @@ it('no input reaches a 5xx; every 4xx is problem+json; a rejected write changes 
       let i = 0;
       const path = r.route.path.replace(/\{\w+\}/g, () => r.segments[i++] as string);
       const target = r.query ? `${path}?${r.query}` : path;
-      const headers: Record<string, string> = {};
+      const headers: Record<string, string> = { ...r.headers };
       if (r.contentType && r.body !== undefined) headers['content-type'] = r.contentType;
       if (r.cookie) headers.cookie = r.cookie;
       const asAdmin = r.authorization === 'admin' && !ENDS_SESSION.has(r.route.operation);
