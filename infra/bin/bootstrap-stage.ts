@@ -7,7 +7,8 @@
  */
 import { parseArgs } from 'node:util';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { readBootstrapConfig } from '#shared/config/index.ts';
+import { readBootstrapConfig, readServiceConfig, withConfig } from '#shared/config/index.ts';
+import { bootstrapInstallation } from '#shared/services/bootstrap.ts';
 
 const { values } = parseArgs({ options: { stage: { type: 'string' } } });
 if (!values.stage) {
@@ -22,15 +23,17 @@ const outputs = Object.fromEntries((Stacks?.[0]?.Outputs ?? []).map((o) => [o.Ou
 for (const key of ['TableName', 'BucketName', 'TokenSigningKeyArn']) {
   if (!outputs[key]) throw new Error(`Stack ${stackName} has no output ${key}; deploy it first`);
 }
-// The same settings the stage's functions get from the stack.
-Object.assign(process.env, {
+// The settings the stage's functions get from the stack.
+const admin = readBootstrapConfig();
+const stageConfig = readServiceConfig({
   TABLE_NAME: outputs.TableName,
   BUCKET_NAME: outputs.BucketName,
   TOKEN_SIGNING_KEY_ID: outputs.TokenSigningKeyArn,
+  AWS_REGION: admin.region,
 });
-const { bootstrapInstallation } = await import('#shared/services/bootstrap.ts');
-const admin = readBootstrapConfig();
-const result = await bootstrapInstallation({ username: admin.adminUsername, password: admin.adminPassword });
+const result = await withConfig(stageConfig, () =>
+  bootstrapInstallation({ username: admin.adminUsername, password: admin.adminPassword }),
+);
 if (!result.created) {
   console.log(`${stackName} was bootstrapped before; nothing changed.`);
 } else {

@@ -9,9 +9,15 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureSigningKeyFile } from '#shared/auth/file-token-keys.ts';
-import { config, type LocalStackConfig } from '#shared/config/index.ts';
+import {
+  type LocalStackConfig,
+  readServiceConfig,
+  type ServiceConfig,
+  withConfig,
+} from '#shared/config/index.ts';
 import { OPERATIONS, type OperationName } from '#shared/http/routes.ts';
 import type { HttpHandler } from '#shared/http/types.ts';
+import { type BootstrapResult, bootstrapInstallation } from '#shared/services/bootstrap.ts';
 import { ensureBucket, ensureTable } from './ensure-resources.ts';
 import { answerMalformedRequest, createHttpAdapter } from './http-adapter.ts';
 import { type LocalDynamoDb, startLocalDynamoDb } from './local-dynamodb.ts';
@@ -22,14 +28,23 @@ export const LOCAL_BUCKET_NAME = 'content-repository';
 
 const projectRoot = resolve(import.meta.dirname, '..', '..');
 
-export type EmbeddedStackOptions = LocalStackConfig & { logLevel?: 'info' | 'silent' };
+/** `npm start`'s settings; tests and benchmarks leave the stage's knobs at their defaults. */
+export type EmbeddedStackOptions = Pick<
+  LocalStackConfig,
+  'port' | 'host' | 'dataDir' | 'adminUsername' | 'adminPassword' | 'ttlSweepSeconds'
+> &
+  Partial<LocalStackConfig>;
 
 export interface EmbeddedStack {
   /** e.g. http://127.0.0.1:3000 (the API is under /api/v1). */
   url: string;
   port: number;
+  /** What the stack's functions run with (a deployed function reads the same from its environment). */
+  config: ServiceConfig;
+  /** Runs `fn` as this stack's functions run: with its configuration. */
+  run<T>(fn: () => T): T;
   dynamoDb: LocalDynamoDb;
-  bootstrap: import('#shared/services/bootstrap.ts').BootstrapResult;
+  bootstrap: BootstrapResult;
   close(): Promise<void>;
 }
 
@@ -42,25 +57,24 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
   ensureSigningKeyFile(signingKeyFile);
 
   // What the CDK stack gives each function as environment variables, pointed at the embedded services.
-  Object.assign(process.env, {
+  const config = readServiceConfig({
     TABLE_NAME: LOCAL_TABLE_NAME,
     BUCKET_NAME: LOCAL_BUCKET_NAME,
     DYNAMODB_ENDPOINT: dynamoDb.endpoint,
     S3_ENDPOINT: s3.endpoint,
     TOKEN_SIGNING_KEY_FILE: signingKeyFile,
-    TOKEN_SIGNING_KEY_ID: '',
-    AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
-    LOG_LEVEL: options.logLevel ?? process.env.LOG_LEVEL ?? 'info',
+    SESSION_TIMEOUT: options.sessionTimeoutMinutes?.toString(),
+    WEBTOKEN_EXPIRES_IN: options.webTokenExpiresInDays?.toString(),
+    LOG_LEVEL: options.logLevel,
+    CORS_ORIGINS: options.corsOrigins?.join(','),
+    PUBLIC_BASE_URL: options.publicBaseUrl,
   });
+  const run = <T>(fn: () => T): T => withConfig(config, fn);
   await ensureTable(dynamoDb.endpoint, LOCAL_TABLE_NAME);
   await ensureBucket(s3.endpoint, LOCAL_BUCKET_NAME);
-
-  // Imported only now: the data layer reads its configuration when first loaded.
-  const { bootstrapInstallation } = await import('#shared/services/bootstrap.ts');
-  const bootstrap = await bootstrapInstallation({
-    username: options.adminUsername,
-    password: options.adminPassword,
-  });
+  const bootstrap = await run(() =>
+    bootstrapInstallation({ username: options.adminUsername, password: options.adminPassword }),
+  );
 
   const handlers = new Map<OperationName, Promise<HttpHandler>>();
   const loadHandler = (operation: OperationName) => {
@@ -72,7 +86,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     }
     return handler;
   };
-  const server = http.createServer(createHttpAdapter(loadHandler, config().corsOrigins));
+  const server = http.createServer(createHttpAdapter(loadHandler, config.corsOrigins, run));
   server.on('clientError', answerMalformedRequest);
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
@@ -84,6 +98,8 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
   return {
     url: `http://${host}:${port}`,
     port,
+    config,
+    run,
     dynamoDb,
     bootstrap,
     async close() {

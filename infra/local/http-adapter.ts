@@ -192,9 +192,14 @@ function withCors(
   return { ...result, headers: { ...result.headers, ...corsHeaders(origin, allowedOrigins) } };
 }
 
+/**
+ * `run` invokes each handler as Lambda would invoke the stack's function: with that stack's configuration
+ * (several stacks may share this process).
+ */
 export function createHttpAdapter(
   loadHandler: HandlerLoader,
   allowedOrigins: readonly string[] = [],
+  run: <T>(invoke: () => T) => T = (invoke) => invoke(),
 ): RequestListener {
   return async (req, res) => {
     const requestId = randomUUID();
@@ -225,7 +230,10 @@ export function createHttpAdapter(
       const match = resolveRoute(event.requestContext.http.method, event.rawPath);
       const operation = match && 'route' in match ? match.route.operation : FALLBACK_OPERATION;
       const handler = await loadHandler(operation);
-      const result = normalizeResult(await handler(event, lambdaContext(operation, requestId)));
+      const invocation = event;
+      const result = normalizeResult(
+        await run(() => handler(invocation, lambdaContext(operation, requestId))),
+      );
       send(res, withCors(result, origin, allowedOrigins), requestId);
     } catch (error) {
       const path = event?.rawPath ?? req.url ?? '/';

@@ -3,7 +3,8 @@
  * aws-jwt-verify against the in-memory public key; the session itself is checked by the caller.
  */
 import { JwtVerifier } from 'aws-jwt-verify';
-import { config } from '#shared/config/index.ts';
+import type { JwtVerifierSingleIssuer } from 'aws-jwt-verify/jwt-verifier';
+import { config, perConfig } from '#shared/config/index.ts';
 import { UnauthenticatedError } from '#shared/domain/errors.ts';
 import { tokenKeys } from './token-keys.ts';
 
@@ -40,22 +41,23 @@ export async function issueAccessToken(
 // The JWKS "URI" only names the in-memory key set; verifySync never fetches it.
 const JWKS_NAME = 'urn:content-repository:token-keys';
 
-let verifier: Promise<ReturnType<typeof createVerifier>> | undefined;
+/** Each configuration's verifier, holding its public key in memory. */
+const verifiers = perConfig(({ tokenIssuer, tokenAudience }) => {
+  let verifier:
+    | Promise<JwtVerifierSingleIssuer<{ issuer: string; audience: string; jwksUri: string }>>
+    | undefined;
+  return () => {
+    verifier ??= tokenKeys().then((keys) => {
+      const v = JwtVerifier.create({ issuer: tokenIssuer, audience: tokenAudience, jwksUri: JWKS_NAME });
+      const { kty, crv, x, y, kid, alg, use } = keys.publicJwk;
+      v.cacheJwks({ keys: [{ kty, crv, x, y, kid, alg, use }] });
+      return v;
+    });
+    return verifier;
+  };
+});
 
-function createVerifier() {
-  const { tokenIssuer, tokenAudience } = config();
-  return JwtVerifier.create({ issuer: tokenIssuer, audience: tokenAudience, jwksUri: JWKS_NAME });
-}
-
-async function cachedVerifier() {
-  verifier ??= tokenKeys().then((keys) => {
-    const v = createVerifier();
-    const { kty, crv, x, y, kid, alg, use } = keys.publicJwk;
-    v.cacheJwks({ keys: [{ kty, crv, x, y, kid, alg, use }] });
-    return v;
-  });
-  return verifier;
-}
+const cachedVerifier = () => verifiers()();
 
 /** Clocks of the functions that issue and verify tokens may differ this much. */
 const CLOCK_SKEW_SECONDS = 60;

@@ -6,7 +6,7 @@ import { kms } from '#shared/clients/kms.ts';
 import { publicJwkOf, type TokenKeys } from './token-keys.ts';
 
 export async function kmsTokenKeys(keyId: string): Promise<TokenKeys> {
-  const { PublicKey } = await kms.send(new GetPublicKeyCommand({ KeyId: keyId }));
+  const { PublicKey } = await kms().send(new GetPublicKeyCommand({ KeyId: keyId }));
   if (!PublicKey) throw new Error(`KMS returned no public key for ${keyId}`);
   const publicJwk = publicJwkOf(
     createPublicKey({ key: Buffer.from(PublicKey), format: 'der', type: 'spki' }).export({ format: 'jwk' }),
@@ -14,7 +14,7 @@ export async function kmsTokenKeys(keyId: string): Promise<TokenKeys> {
   return {
     publicJwk,
     async sign(signingInput) {
-      const { Signature } = await kms.send(
+      const { Signature } = await kms().send(
         new SignCommand({
           KeyId: keyId,
           // A JWS signing input is a few hundred bytes, well under KMS's 4096-byte limit for RAW messages.

@@ -4,7 +4,7 @@
  * JWK held in memory: tokens are never checked against a JWKS fetched over the network.
  */
 import { createHash, type JsonWebKey } from 'node:crypto';
-import { config } from '#shared/config/index.ts';
+import { config, perConfig, type ServiceConfig } from '#shared/config/index.ts';
 
 export interface PublicJwk extends JsonWebKey {
   kty: 'EC';
@@ -31,19 +31,20 @@ export function publicJwkOf(jwk: JsonWebKey): PublicJwk {
   return { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y, kid, alg: 'ES256', use: 'sig' };
 }
 
-let keys: Promise<TokenKeys> | undefined;
+/** Where each configuration's keys are loaded once (KMS: one GetPublicKey call per cold start). */
+const loaded = perConfig((): { keys?: Promise<TokenKeys> } => ({}));
 
-/** The token keys of this process, loaded once (KMS: one GetPublicKey call per cold start). */
+/** The token keys of this configuration, loaded on first use; a failed load is tried again next time. */
 export function tokenKeys(): Promise<TokenKeys> {
-  keys ??= load().catch((error: unknown) => {
-    keys = undefined;
+  const slot = loaded();
+  slot.keys ??= load(config()).catch((error: unknown) => {
+    slot.keys = undefined;
     throw error;
   });
-  return keys;
+  return slot.keys;
 }
 
-async function load(): Promise<TokenKeys> {
-  const { tokenSigningKeyId, tokenSigningKeyFile } = config();
+async function load({ tokenSigningKeyId, tokenSigningKeyFile }: ServiceConfig): Promise<TokenKeys> {
   if (tokenSigningKeyFile) return (await import('./file-token-keys.ts')).fileTokenKeys(tokenSigningKeyFile);
   if (tokenSigningKeyId) return (await import('./kms-token-keys.ts')).kmsTokenKeys(tokenSigningKeyId);
   throw new Error('No token signing key is configured');

@@ -1,20 +1,22 @@
 import { S3Client } from '@aws-sdk/client-s3';
-import { config } from '#shared/config/index.ts';
+import { perConfig } from '#shared/config/index.ts';
 import { awsClientSettings } from './aws-client-settings.ts';
 
-const endpoint = config().s3Endpoint;
-
 /**
- * One S3 client per process. Against s3rver: path-style addressing, and checksums only when an
- * operation requires them (otherwise streamed bodies are stored with aws-chunked framing).
+ * One S3 client per configuration (per process in Lambda). Against s3rver: path-style addressing, and
+ * checksums only when an operation requires them (otherwise streamed bodies are stored with aws-chunked
+ * framing).
  */
-export const s3 = new S3Client({
-  ...awsClientSettings(endpoint),
-  ...(endpoint
-    ? {
-        forcePathStyle: true,
-        requestChecksumCalculation: 'WHEN_REQUIRED',
-        responseChecksumValidation: 'WHEN_REQUIRED',
-      }
-    : {}),
+export const s3 = perConfig((configuration) => {
+  const endpoint = configuration.s3Endpoint;
+  return new S3Client({
+    ...awsClientSettings(configuration, endpoint),
+    ...(endpoint
+      ? {
+          forcePathStyle: true,
+          requestChecksumCalculation: 'WHEN_REQUIRED',
+          responseChecksumValidation: 'WHEN_REQUIRED',
+        }
+      : {}),
+  });
 });

@@ -1,7 +1,11 @@
 /**
- * The one place that reads `process.env`. Values are read once, on first use, and validated so a
- * misconfigured function fails at its first request with a message that names the variable.
+ * The one place that reads `process.env`. A function's configuration is parsed with a schema when it is
+ * first asked for (never at import time), so a misconfigured function fails at its first request with a
+ * message naming the variable. The embedded stack and tests hand each stack its own configuration
+ * (`withConfig`), so several stacks can run in one process without touching `process.env`.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import * as z from 'zod/mini';
 
 export interface ServiceConfig {
   /** DynamoDB single table. */
@@ -32,75 +36,127 @@ export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
-function required(env: Env, name: string): string {
-  const value = env[name];
-  if (!value) throw new ConfigError(`Environment variable ${name} is required`);
-  return value;
-}
+const optional = z.optional(z.string());
+const numberIn = (min: number, max: number, fallback: string) =>
+  z._default(
+    z.string().check(
+      z.refine((raw) => raw.trim() !== '' && Number(raw) >= min && Number(raw) <= max, {
+        message: `must be a number from ${min} to ${max}`,
+      }),
+    ),
+    fallback,
+  );
+const httpAddress = z.optional(
+  z.string().check(z.regex(/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/, 'must be an http(s) address')),
+);
 
-function numberIn(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) {
-    throw new ConfigError(
-      `Environment variable ${name} must be a number from ${min} to ${max}, got "${raw}"`,
-    );
-  }
-  return value;
-}
+/** Variables a deployed stage and the embedded stack both take (see README "Configuration"). */
+const stageKnobs = {
+  SESSION_TIMEOUT: numberIn(1, 24 * 60, '30'),
+  WEBTOKEN_EXPIRES_IN: numberIn(1 / 24, 30, '1'),
+  LOG_LEVEL: z._default(z.enum(['info', 'silent']), 'info'),
+  CORS_ORIGINS: optional,
+  PUBLIC_BASE_URL: httpAddress,
+};
 
-function publicBaseUrl(raw: string | undefined): string | undefined {
-  if (!raw) return undefined;
-  if (!/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(raw)) {
-    throw new ConfigError(`Environment variable PUBLIC_BASE_URL must be an http(s) address, got "${raw}"`);
-  }
-  return raw.replace(/\/+$/, '');
-}
+type StageKnobs = Pick<
+  ServiceConfig,
+  'sessionTimeoutMinutes' | 'webTokenExpiresInDays' | 'logLevel' | 'corsOrigins' | 'publicBaseUrl'
+>;
 
-export function readServiceConfig(env: Env = process.env): ServiceConfig {
-  const tokenSigningKeyId = env.TOKEN_SIGNING_KEY_ID || undefined;
-  const tokenSigningKeyFile = env.TOKEN_SIGNING_KEY_FILE || undefined;
-  if (!tokenSigningKeyId === !tokenSigningKeyFile) {
-    throw new ConfigError(
-      'Set exactly one of TOKEN_SIGNING_KEY_ID (KMS) and TOKEN_SIGNING_KEY_FILE (local PEM)',
-    );
-  }
-  const logLevel = env.LOG_LEVEL ?? 'info';
-  if (logLevel !== 'info' && logLevel !== 'silent') {
-    throw new ConfigError(`Environment variable LOG_LEVEL must be "info" or "silent", got "${logLevel}"`);
-  }
+function knobsOf(e: z.output<z.ZodMiniObject<typeof stageKnobs>>): StageKnobs {
   return {
-    tableName: required(env, 'TABLE_NAME'),
-    bucketName: required(env, 'BUCKET_NAME'),
-    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
-    dynamoDbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
-    s3Endpoint: env.S3_ENDPOINT || undefined,
-    tokenSigningKeyId,
-    tokenSigningKeyFile,
-    tokenIssuer: env.TOKEN_ISSUER ?? 'content-repository',
-    tokenAudience: env.TOKEN_AUDIENCE ?? 'content-repository-api',
-    sessionTimeoutMinutes: numberIn(env, 'SESSION_TIMEOUT', 30, 1, 24 * 60),
-    webTokenExpiresInDays: numberIn(env, 'WEBTOKEN_EXPIRES_IN', 1, 1 / 24, 30),
-    logLevel,
-    corsOrigins: (env.CORS_ORIGINS ?? '')
+    sessionTimeoutMinutes: Number(e.SESSION_TIMEOUT),
+    webTokenExpiresInDays: Number(e.WEBTOKEN_EXPIRES_IN),
+    logLevel: e.LOG_LEVEL,
+    corsOrigins: (e.CORS_ORIGINS ?? '')
       .split(',')
       .map((origin) => origin.trim())
       .filter(Boolean),
-    publicBaseUrl: publicBaseUrl(env.PUBLIC_BASE_URL),
+    publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
   };
 }
 
-let cached: ServiceConfig | undefined;
+/** The variables every function reads. */
+const serviceEnvSchema = z
+  .object({
+    TABLE_NAME: z.string(),
+    BUCKET_NAME: z.string(),
+    AWS_REGION: optional,
+    AWS_DEFAULT_REGION: optional,
+    DYNAMODB_ENDPOINT: httpAddress,
+    S3_ENDPOINT: httpAddress,
+    TOKEN_SIGNING_KEY_ID: optional,
+    TOKEN_SIGNING_KEY_FILE: optional,
+    TOKEN_ISSUER: z._default(z.string(), 'content-repository'),
+    TOKEN_AUDIENCE: z._default(z.string(), 'content-repository-api'),
+    ...stageKnobs,
+  })
+  .check(
+    z.refine((env) => !env.TOKEN_SIGNING_KEY_ID !== !env.TOKEN_SIGNING_KEY_FILE, {
+      message: 'set exactly one of TOKEN_SIGNING_KEY_ID (KMS) and TOKEN_SIGNING_KEY_FILE (local PEM)',
+    }),
+  );
 
-/** The configuration of this process, read on first use. */
+/** Parses `env` with `schema`; an empty variable counts as unset. */
+function parseEnv<S extends z.ZodMiniType>(schema: S, env: Env): z.output<S> {
+  const set = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const result = schema.safeParse(set);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join('.');
+    const what = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
+    return name ? `Environment variable ${name} ${what}` : `Environment: ${what}`;
+  });
+  throw new ConfigError(problems.join('; '));
+}
+
+export function readServiceConfig(env: Env = process.env): ServiceConfig {
+  const e = parseEnv(serviceEnvSchema, env);
+  return {
+    tableName: e.TABLE_NAME,
+    bucketName: e.BUCKET_NAME,
+    region: e.AWS_REGION ?? e.AWS_DEFAULT_REGION ?? 'us-east-1',
+    dynamoDbEndpoint: e.DYNAMODB_ENDPOINT,
+    s3Endpoint: e.S3_ENDPOINT,
+    tokenSigningKeyId: e.TOKEN_SIGNING_KEY_ID,
+    tokenSigningKeyFile: e.TOKEN_SIGNING_KEY_FILE,
+    tokenIssuer: e.TOKEN_ISSUER,
+    tokenAudience: e.TOKEN_AUDIENCE,
+    ...knobsOf(e),
+  };
+}
+
+const scoped = new AsyncLocalStorage<ServiceConfig>();
+let processConfig: ServiceConfig | undefined;
+
+/** The configuration in force: the one a stack runs this call with, else this process's (read once). */
 export function config(): ServiceConfig {
-  cached ??= readServiceConfig();
-  return cached;
+  return scoped.getStore() ?? (processConfig ??= readServiceConfig());
+}
+
+/** Runs `fn` (and everything it starts) with `configuration` in force. */
+export function withConfig<T>(configuration: ServiceConfig, fn: () => T): T {
+  return scoped.run(configuration, fn);
+}
+
+/**
+ * A value made once per configuration (an SDK client, a key, a cache), as module-level state would be
+ * in Lambda, but apart for each stack running in this process.
+ */
+export function perConfig<T>(make: (configuration: ServiceConfig) => T): () => T {
+  const made = new WeakMap<ServiceConfig, T>();
+  return () => {
+    const configuration = config();
+    if (!made.has(configuration)) made.set(configuration, make(configuration));
+    return made.get(configuration) as T;
+  };
 }
 
 /** Settings of `npm start` (the embedded stack); see README "Configuration". */
-export interface LocalStackConfig {
+export interface LocalStackConfig extends StageKnobs {
   port: number;
   host: string;
   dataDir: string;
@@ -109,14 +165,26 @@ export interface LocalStackConfig {
   ttlSweepSeconds: number;
 }
 
+const localEnvSchema = z.object({
+  PORT: numberIn(0, 65535, '3000'),
+  HOST: z._default(z.string(), '127.0.0.1'),
+  DATA_DIR: z._default(z.string(), '.data'),
+  ADMIN_USERNAME: z._default(z.string(), 'admin'),
+  ADMIN_PASSWORD: optional,
+  TTL_SWEEP_SECONDS: numberIn(1, 3600, '60'),
+  ...stageKnobs,
+});
+
 export function readLocalStackConfig(env: Env = process.env): LocalStackConfig {
+  const e = parseEnv(localEnvSchema, env);
   return {
-    port: numberIn(env, 'PORT', 3000, 0, 65535),
-    host: env.HOST ?? '127.0.0.1',
-    dataDir: env.DATA_DIR ?? '.data',
-    adminUsername: env.ADMIN_USERNAME ?? 'admin',
-    adminPassword: env.ADMIN_PASSWORD || undefined,
-    ttlSweepSeconds: numberIn(env, 'TTL_SWEEP_SECONDS', 60, 1, 3600),
+    port: Number(e.PORT),
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    adminUsername: e.ADMIN_USERNAME,
+    adminPassword: e.ADMIN_PASSWORD,
+    ttlSweepSeconds: Number(e.TTL_SWEEP_SECONDS),
+    ...knobsOf(e),
   };
 }
 
@@ -124,8 +192,13 @@ export function readLocalStackConfig(env: Env = process.env): LocalStackConfig {
 export function readBootstrapConfig(env: Env = process.env): {
   adminUsername: string;
   adminPassword: string | undefined;
+  region: string | undefined;
 } {
-  return { adminUsername: env.ADMIN_USERNAME ?? 'admin', adminPassword: env.ADMIN_PASSWORD || undefined };
+  return {
+    adminUsername: env.ADMIN_USERNAME || 'admin',
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || undefined,
+  };
 }
 
 /** CDK app settings that come from the environment rather than from `-c` context. */

@@ -26,7 +26,7 @@ function itemToAction(item: Record<string, unknown>): StoredAction {
 export async function createActions(actions: StoredAction[]): Promise<void> {
   const TableName = config().tableName;
   try {
-    await dynamoDb.send(
+    await dynamoDb().send(
       new TransactWriteCommand({
         TransactItems: actions.map((action) => ({
           Put: { TableName, Item: actionItem(action), ConditionExpression: 'attribute_not_exists(PK)' },
@@ -46,7 +46,7 @@ export async function findAction(actionId: string): Promise<StoredAction | null>
 /** Replaces an action if it is still at `expectedNodeVersionId`. */
 export async function saveAction(action: StoredAction, expectedNodeVersionId: string): Promise<void> {
   try {
-    await dynamoDb.send(
+    await dynamoDb().send(
       new PutCommand({
         TableName: config().tableName,
         Item: actionItem(action),

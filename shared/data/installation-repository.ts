@@ -13,7 +13,7 @@ export async function markBootstrapped(details: {
   adminPrincipalId: string;
   defaultEnvironmentId: string;
 }): Promise<void> {
-  await dynamoDb.send(
+  await dynamoDb().send(
     new PutCommand({
       TableName: config().tableName,
       Item: {

@@ -157,7 +157,7 @@ async function* partitionEntries(
   } while (startKey);
 }
 
-const queryPage = (input: QueryCommandInput) => dynamoDb.send(new QueryCommand(input));
+const queryPage = (input: QueryCommandInput) => dynamoDb().send(new QueryCommand(input));
 
 /** Index queries read at most this many entries at a time (DynamoDB's own cap is 1 MB). */
 const MAX_CHUNK = 1000;

@@ -21,7 +21,7 @@ export async function findFailureWindows(subjects: ThrottleSubject[]): Promise<(
   const TableName = config().tableName;
   const keys = subjects.map(subjectKey);
   try {
-    const { Responses } = await dynamoDb.send(
+    const { Responses } = await dynamoDb().send(
       new BatchGetCommand({ RequestItems: { [TableName]: { Keys: keys, ConsistentRead: true } } }),
     );
     const items = Responses?.[TableName] ?? [];
@@ -43,7 +43,7 @@ export async function countFailure(
   const TableName = config().tableName;
   const ttl = TABLE_SCHEMA.ttlAttribute;
   try {
-    await dynamoDb.send(
+    await dynamoDb().send(
       new UpdateCommand({
         TableName,
         Key: subjectKey(subject),
@@ -55,7 +55,7 @@ export async function countFailure(
     );
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) return retryableAsUnavailable(error);
-    await dynamoDb
+    await dynamoDb()
       .send(
         new PutCommand({
           TableName,
@@ -72,7 +72,7 @@ export async function countFailure(
 }
 
 export async function clearFailures(subject: ThrottleSubject): Promise<void> {
-  await dynamoDb
+  await dynamoDb()
     .send(new DeleteCommand({ TableName: config().tableName, Key: subjectKey(subject) }))
     .catch(retryableAsUnavailable);
 }

@@ -185,9 +185,9 @@ export async function commitNodeWrites(writes: NodeWrite[]): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       // A single put or update needs no transaction (half the write cost); anything else is all-or-nothing.
-      if (only?.Put) await dynamoDb.send(new PutCommand(only.Put));
-      else if (only?.Update) await dynamoDb.send(new UpdateCommand(only.Update));
-      else await dynamoDb.send(new TransactWriteCommand({ TransactItems: items }));
+      if (only?.Put) await dynamoDb().send(new PutCommand(only.Put));
+      else if (only?.Update) await dynamoDb().send(new UpdateCommand(only.Update));
+      else await dynamoDb().send(new TransactWriteCommand({ TransactItems: items }));
       return;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) throw new NodeWriteConflict(writes);

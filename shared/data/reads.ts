@@ -7,7 +7,7 @@ import { retryableAsUnavailable } from './dynamo-errors.ts';
 /** One item by its key, strongly consistent (reads right after writes see them); null when absent. */
 export async function getItem(key: Record<string, string>): Promise<Record<string, unknown> | null> {
   try {
-    const { Item } = await dynamoDb.send(
+    const { Item } = await dynamoDb().send(
       new GetCommand({ TableName: config().tableName, Key: key, ConsistentRead: true }),
     );
     return Item ?? null;
@@ -43,7 +43,7 @@ export async function queryAll(
   };
   const items: Record<string, unknown>[] = [];
   try {
-    for await (const page of paginateQuery({ client: dynamoDb }, input)) items.push(...(page.Items ?? []));
+    for await (const page of paginateQuery({ client: dynamoDb() }, input)) items.push(...(page.Items ?? []));
   } catch (error) {
     retryableAsUnavailable(error);
   }
@@ -74,7 +74,7 @@ export async function batchGetItems(
         const response: {
           Responses?: Record<string, Record<string, unknown>[]>;
           UnprocessedKeys?: Record<string, { Keys?: Record<string, unknown>[] }>;
-        } = await dynamoDb.send(
+        } = await dynamoDb().send(
           new BatchGetCommand({
             RequestItems: { [TableName]: { Keys: pending, ConsistentRead: consistent } },
           }),

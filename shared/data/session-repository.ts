@@ -35,7 +35,7 @@ function itemToSession(item: Record<string, unknown>): Session {
 
 export async function createSession(session: Session): Promise<void> {
   try {
-    await dynamoDb.send(
+    await dynamoDb().send(
       new PutCommand({
         TableName: config().tableName,
         Item: {
@@ -65,7 +65,7 @@ export async function findSessionWithUser(
   const TableName = config().tableName;
   const sessionPk = sessionKey(sessionId).PK;
   try {
-    const { Responses, UnprocessedKeys } = await dynamoDb.send(
+    const { Responses, UnprocessedKeys } = await dynamoDb().send(
       new BatchGetCommand({
         RequestItems: {
           [TableName]: { Keys: [sessionKey(sessionId), userKey(principalId)], ConsistentRead: true },
@@ -95,7 +95,7 @@ async function stampSession(
   at: string,
 ): Promise<boolean> {
   try {
-    await dynamoDb.send(
+    await dynamoDb().send(
       new UpdateCommand({
         TableName: config().tableName,
         Key: sessionKey(sessionId),
@@ -119,7 +119,7 @@ export function touchSession(sessionId: string, at: string): Promise<boolean> {
 
 export async function deleteSession(sessionId: string): Promise<void> {
   try {
-    await dynamoDb.send(new DeleteCommand({ TableName: config().tableName, Key: sessionKey(sessionId) }));
+    await dynamoDb().send(new DeleteCommand({ TableName: config().tableName, Key: sessionKey(sessionId) }));
   } catch (error) {
     retryableAsUnavailable(error);
   }

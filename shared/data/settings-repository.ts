@@ -18,7 +18,7 @@ export async function findSettings(): Promise<Settings | null> {
 
 export async function saveSettings(settings: Settings, changedBy: string): Promise<void> {
   try {
-    await dynamoDb.send(
+    await dynamoDb().send(
       new PutCommand({
         TableName: config().tableName,
         Item: {

@@ -44,7 +44,7 @@ export async function listUsers(): Promise<User[]> {
 export async function createUser(user: User): Promise<void> {
   const TableName = config().tableName;
   try {
-    await dynamoDb.send(
+    await dynamoDb().send(
       new TransactWriteCommand({
         TransactItems: [
           {
@@ -69,7 +69,7 @@ export async function createUser(user: User): Promise<void> {
 /** Replaces a user's profile; the username (and its uniqueness item) never changes. */
 export async function saveUser(user: User): Promise<void> {
   try {
-    await dynamoDb.send(
+    await dynamoDb().send(
       new PutCommand({
         TableName: config().tableName,
         Item: userItem(user),
@@ -98,7 +98,7 @@ export interface GrantRecord {
 export async function putGrant(grant: GrantRecord): Promise<void> {
   const TableName = config().tableName;
   try {
-    await dynamoDb.send(
+    await dynamoDb().send(
       new TransactWriteCommand({
         TransactItems: [
           {
@@ -131,7 +131,7 @@ export async function putGrant(grant: GrantRecord): Promise<void> {
 export async function deleteGrant(nodeId: string, principalId: string): Promise<void> {
   const TableName = config().tableName;
   try {
-    await dynamoDb.send(
+    await dynamoDb().send(
       new TransactWriteCommand({
         TransactItems: [
           {

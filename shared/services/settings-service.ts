@@ -5,14 +5,15 @@
  * within a minute: the idle timeout at once, the lifetime as the earlier of the token's own expiry and
  * login time plus the new lifetime.
  */
-import { config } from '#shared/config/index.ts';
+import { config, perConfig } from '#shared/config/index.ts';
 import { findSettings, saveSettings } from '#shared/data/settings-repository.ts';
 import type { Settings, SettingsPayload } from '#shared/domain/settings.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { requireSystemAdmin } from './require-system-admin.ts';
 
 const REFRESH_MS = 60_000;
-let cached: { settings: Settings; readAt: number } | undefined;
+/** Each configuration's settings as last read (module state in Lambda: one per function instance). */
+const cache = perConfig((): { settings?: Settings; readAt: number } => ({ readAt: 0 }));
 
 export function defaultSettings(): Settings {
   const { sessionTimeoutMinutes, webTokenExpiresInDays } = config();
@@ -20,16 +21,17 @@ export function defaultSettings(): Settings {
 }
 
 export async function currentSettings(now = Date.now()): Promise<Settings> {
-  if (!cached || now - cached.readAt > REFRESH_MS) {
-    cached = { settings: (await findSettings()) ?? defaultSettings(), readAt: now };
+  const cached = cache();
+  if (!cached.settings || now - cached.readAt > REFRESH_MS) {
+    Object.assign(cached, { settings: (await findSettings()) ?? defaultSettings(), readAt: now });
   }
-  return cached.settings;
+  return cached.settings as Settings;
 }
 
 export async function readSettings(caller: Caller): Promise<Settings> {
   requireSystemAdmin(caller);
   const settings = (await findSettings()) ?? defaultSettings();
-  cached = { settings, readAt: Date.now() };
+  Object.assign(cache(), { settings, readAt: Date.now() });
   return settings;
 }
 
@@ -40,6 +42,6 @@ export async function changeSettings(caller: Caller, payload: SettingsPayload): 
     webTokenExpiresInDays: payload.WEBTOKEN_EXPIRES_IN,
   };
   await saveSettings(settings, caller.principal.principalId);
-  cached = { settings, readAt: Date.now() };
+  Object.assign(cache(), { settings, readAt: Date.now() });
   return settings;
 }

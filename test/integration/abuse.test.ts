@@ -10,9 +10,7 @@ let api: ApiClient;
 let admin: string;
 
 beforeAll(async () => {
-  // The allow-list of this installation (read once, when the stack's configuration is first read).
-  process.env.CORS_ORIGINS = PORTAL;
-  ctx = await startTestStack();
+  ctx = await startTestStack({ corsOrigins: [PORTAL] });
   api = ctx.api;
   admin = await api.login();
 });
@@ -58,10 +56,12 @@ describe('login throttling', () => {
     const { countFailure, findFailureWindows } = await import('#shared/data/login-failures-repository.ts');
     const source = { kind: 'source', address: '127.0.0.1' } as const;
     const nowSeconds = () => Math.floor(Date.now() / 1000);
-    const [window] = await findFailureWindows([source]);
-    for (let count = window?.count ?? 0; count < LOGIN_THROTTLE.failuresPerSource - 1; count++) {
-      await countFailure(source, nowSeconds(), LOGIN_THROTTLE.windowSeconds);
-    }
+    const [window] = await ctx.stack.run(() => findFailureWindows([source]));
+    await ctx.stack.run(async () => {
+      for (let count = window?.count ?? 0; count < LOGIN_THROTTLE.failuresPerSource - 1; count++) {
+        await countFailure(source, nowSeconds(), LOGIN_THROTTLE.windowSeconds);
+      }
+    });
     expect((await attempt('spray-last', 'wrong-password')).status).toBe(401);
     const refused = await attempt(ADMIN.username, ADMIN.password);
     expect(refused.status).toBe(429);

@@ -1,10 +1,8 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
 import { defaultEnvironmentId } from './helpers/library.ts';
 import { createUser, grant, PASSWORD } from './helpers/personas.ts';
-import { type ApiClient, startTestStack, type TestStack } from './helpers/test-stack.ts';
+import { type ApiClient, startTestStack, type TestStack, tableClient } from './helpers/test-stack.ts';
 
 let ctx: TestStack;
 let api: ApiClient;
@@ -197,16 +195,10 @@ describe('settings', () => {
     });
     expect(saved.body).toEqual({ SESSION_TIMEOUT: 5, WEBTOKEN_EXPIRES_IN: 1 });
     // Ten minutes idle: within the default 30, beyond the new 5.
-    const table = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: process.env.DYNAMODB_ENDPOINT,
-        region: 'us-east-1',
-        credentials: EMBEDDED_CREDENTIALS,
-      }),
-    );
+    const { client: table, TableName } = tableClient(ctx.stack);
     await table.send(
       new UpdateCommand({
-        TableName: process.env.TABLE_NAME,
+        TableName,
         Key: { PK: `SESSION#${claims(token).sid}`, SK: 'SESSION' },
         UpdateExpression: 'SET lastSeenAt = :at',
         ExpressionAttributeValues: { ':at': new Date(Date.now() - 10 * 60_000).toISOString() },

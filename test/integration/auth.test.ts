@@ -1,23 +1,23 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
-import { ADMIN, type ApiClient, cookieValue, startTestStack, type TestStack } from './helpers/test-stack.ts';
+import {
+  ADMIN,
+  type ApiClient,
+  cookieValue,
+  startTestStack,
+  type TestStack,
+  tableClient,
+} from './helpers/test-stack.ts';
 
 let ctx: TestStack;
 let api: ApiClient;
 let table: DynamoDBDocumentClient;
+let TableName: string;
 
 beforeAll(async () => {
   ctx = await startTestStack();
   api = ctx.api;
-  table = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: process.env.DYNAMODB_ENDPOINT,
-      region: 'us-east-1',
-      credentials: EMBEDDED_CREDENTIALS,
-    }),
-  );
+  ({ client: table, TableName } = tableClient(ctx.stack));
 });
 afterAll(() => ctx.close());
 
@@ -27,7 +27,7 @@ async function ageSession(token: string, fields: { lastSeenAt?: string; expiresA
   const names = Object.keys(fields);
   await table.send(
     new UpdateCommand({
-      TableName: process.env.TABLE_NAME,
+      TableName,
       Key: { PK: `SESSION#${sid}`, SK: 'SESSION' },
       UpdateExpression: `SET ${names.map((n) => `${n} = :${n}`).join(', ')}`,
       ExpressionAttributeValues: Object.fromEntries(
@@ -168,7 +168,7 @@ describe('authentication of every other route', () => {
     const sid = JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString()).sid;
     const { Items } = await table.send(
       new QueryCommand({
-        TableName: process.env.TABLE_NAME,
+        TableName,
         KeyConditionExpression: 'PK = :pk',
         ExpressionAttributeValues: { ':pk': `SESSION#${sid}` },
       }),

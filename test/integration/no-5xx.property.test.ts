@@ -4,20 +4,19 @@
  * answer is never a 5xx, every 4xx is problem+json (and every answer matches the documented contract),
  * and a rejected write changes nothing that is stored.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
 import { ROUTES, type Route } from '#shared/http/routes.ts';
 import { createNode, folder, urlDocument } from './helpers/library.ts';
 import { createUser, grant } from './helpers/personas.ts';
-import { type ApiClient, startAdminSession, type TestStack } from './helpers/test-stack.ts';
+import { type ApiClient, startAdminSession, type TestStack, tableClient } from './helpers/test-stack.ts';
 
 let ctx: TestStack;
 let api: ApiClient;
 let token: string;
 let table: DynamoDBDocumentClient;
+let TableName: string;
 let ids: string[];
 
 beforeAll(async () => {
@@ -28,20 +27,14 @@ beforeAll(async () => {
   const readerId = await createUser(api, token, 'fuzz-reader');
   await grant(api, token, folderId, readerId, 'READER');
   ids = [environmentId, folderId, documentId, readerId, '00000000-0000-4000-8000-000000000000'];
-  table = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: process.env.DYNAMODB_ENDPOINT,
-      region: 'us-east-1',
-      credentials: EMBEDDED_CREDENTIALS,
-    }),
-  );
+  ({ client: table, TableName } = tableClient(ctx.stack));
 });
 afterAll(() => ctx.close());
 
 /** What is stored, apart from what any request may touch (its session, failed-login counters). */
 async function storedState(): Promise<string> {
   const items: string[] = [];
-  for await (const page of paginateScan({ client: table }, { TableName: process.env.TABLE_NAME })) {
+  for await (const page of paginateScan({ client: table }, { TableName })) {
     for (const item of page.Items ?? []) {
       if (/^(SESSION#|LOGIN_FAILURES#)/.test(String(item.PK))) continue;
       items.push(JSON.stringify(item, Object.keys(item).sort()));

@@ -40,3 +40,24 @@ describe('service configuration', () => {
     });
   });
 });
+
+describe('configurations side by side', () => {
+  it('each call sees the configuration it runs with, and gets that configuration’s own clients', async () => {
+    const { config, perConfig, withConfig } = await import('#shared/config/index.ts');
+    const a = readServiceConfig({ ...base, TABLE_NAME: 'table-a' });
+    const b = readServiceConfig({ ...base, TABLE_NAME: 'table-b' });
+    const clientOf = perConfig((c) => ({ table: c.tableName }));
+    const [inA, inB] = await Promise.all([
+      withConfig(a, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return { table: config().tableName, client: clientOf() };
+      }),
+      withConfig(b, async () => ({ table: config().tableName, client: clientOf() })),
+    ]);
+    expect(inA).toEqual({ table: 'table-a', client: { table: 'table-a' } });
+    expect(inB).toEqual({ table: 'table-b', client: { table: 'table-b' } });
+    expect(withConfig(a, () => clientOf())).toBe(inA.client);
+    // Outside any stack: the process's own configuration, from its environment.
+    expect(config().tableName).toBe(process.env.TABLE_NAME);
+  });
+});

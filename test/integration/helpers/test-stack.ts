@@ -6,7 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type EmbeddedStack, startEmbeddedStack } from '#infra/local/embedded-stack.ts';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  type EmbeddedStack,
+  type EmbeddedStackOptions,
+  startEmbeddedStack,
+} from '#infra/local/embedded-stack.ts';
+import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
 import { assertMatchesContract } from './contract.ts';
 
 export const ADMIN = { username: 'admin', password: 'integration-admin-password' };
@@ -18,7 +25,8 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
-export async function startTestStack(): Promise<TestStack> {
+/** A stack with a fresh data dir; `options` sets what a stage would (CORS origins, settings, …). */
+export async function startTestStack(options: Partial<EmbeddedStackOptions> = {}): Promise<TestStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'content-repository-it-'));
   const stack = await startEmbeddedStack({
     port: 0,
@@ -28,9 +36,10 @@ export async function startTestStack(): Promise<TestStack> {
     adminPassword: ADMIN.password,
     ttlSweepSeconds: 3600,
     logLevel: process.env.TEST_LOG === 'info' ? 'info' : 'silent',
+    ...options,
   });
   // Guard: these tests write and delete freely; they must never reach anything but this machine.
-  for (const endpoint of [stack.url, process.env.DYNAMODB_ENDPOINT, process.env.S3_ENDPOINT]) {
+  for (const endpoint of [stack.url, stack.config.dynamoDbEndpoint, stack.config.s3Endpoint]) {
     if (!endpoint || !/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(endpoint)) {
       throw new Error(`Refusing to run integration tests against non-local endpoint ${endpoint}`);
     }
@@ -44,6 +53,18 @@ export async function startTestStack(): Promise<TestStack> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A DynamoDB document client on the stack's table, for tests that look at or age stored items. */
+export function tableClient(stack: EmbeddedStack): { client: DynamoDBDocumentClient; TableName: string } {
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: stack.config.dynamoDbEndpoint,
+      region: 'us-east-1',
+      credentials: EMBEDDED_CREDENTIALS,
+    }),
+  );
+  return { client, TableName: stack.config.tableName };
 }
 
 export interface ApiResponse<T = unknown> {
