@@ -1,9 +1,9 @@
-import { contractOperation } from '#shared/api/contract-operation.ts';
-import { apiDocsContract } from '#shared/api/contracts.ts';
 import { buildOpenApiDocument } from '#shared/api/openapi.ts';
+import { API_PREFIX } from '#shared/api/operation.ts';
+import { apiDocs } from '#shared/api/operations/service.ts';
 import { REFERENCE_INITIALIZER, REFERENCE_PAGE, readReferenceAsset } from '#shared/api/reference-assets.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
-import { API_PREFIX } from '#shared/http/routes.ts';
+import { handle } from '#shared/http/operation.ts';
 import type { HttpResult } from '#shared/http/types.ts';
 
 const REFERENCE = `${API_PREFIX}/swagger`;
@@ -24,7 +24,7 @@ const text = (body: string, mediaType: string, extra: Record<string, string> = {
 });
 
 /** GET /api/v1/swagger/ (Swagger UI), /api/v1/swagger/openapi.json and the UI's own files. */
-export const handler = contractOperation('apiDocs', apiDocsContract, async ({ path, event }) => {
+export const handler = handle(apiDocs, async ({ path, event }) => {
   if (event.rawPath.replace(/\/+$/, '') === `${REFERENCE}/openapi.json`) {
     document ??= JSON.stringify(buildOpenApiDocument());
     return text(document, 'application/json');

@@ -1,10 +1,10 @@
-import { contractOperation } from '#shared/api/contract-operation.ts';
-import { routeNotFoundContract } from '#shared/api/contracts.ts';
+import { routeNotFound } from '#shared/api/operations/service.ts';
 import { MethodNotAllowedError, NotFoundError } from '#shared/domain/errors.ts';
+import { handle } from '#shared/http/operation.ts';
 import { resolveRoute } from '#shared/http/routes.ts';
 
 /** API Gateway's `$default` route: a problem+json 404 for unknown paths, 405 for a wrong method. */
-export const handler = contractOperation('routeNotFound', routeNotFoundContract, async ({ event }) => {
+export const handler = handle(routeNotFound, async ({ event }) => {
   const method = event.requestContext.http.method;
   const path = event.rawPath;
   const resolved = resolveRoute(method, path);

@@ -1,10 +1,10 @@
-import { contractOperation } from '#shared/api/contract-operation.ts';
-import { revokeRoleContract } from '#shared/api/contracts.ts';
+import { revokeRole } from '#shared/api/operations/grants.ts';
+import { handle } from '#shared/http/operation.ts';
 import { empty } from '#shared/http/responses.ts';
-import { revokeRole } from '#shared/services/grant-service.ts';
+import * as grants from '#shared/services/grant-service.ts';
 
 /** DELETE /api/v1/items/{nodeId}/grants/{principalId}: revokes a user's role on the subtree. */
-export const handler = contractOperation('revokeRole', revokeRoleContract, async ({ caller, path }) => {
-  await revokeRole(caller, path.nodeId.toUpperCase(), path.principalId);
+export const handler = handle(revokeRole, async ({ caller, path }) => {
+  await grants.revokeRole(caller, path.nodeId, path.principalId);
   return empty(204, { 'cache-control': 'no-store' });
 });

@@ -13,9 +13,9 @@ import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aw
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import type { OperationDeclaration } from '#shared/api/operation.ts';
 import { BUNDLED_ASSET_DIR, REFERENCE_ASSET_FILES } from '#shared/api/reference-assets.ts';
 import { TABLE_SCHEMA } from '#shared/data/table-schema.ts';
-import type { OperationDefinition } from '#shared/http/routes.ts';
 import { FUNCTION_BUNDLING } from '../bundling.ts';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
@@ -48,8 +48,7 @@ const copyReferenceAssets: ICommandHooks = {
 };
 
 export interface ApiFunctionProps {
-  operation: string;
-  definition: OperationDefinition;
+  operation: OperationDeclaration;
   table: ITable;
   bucket: IBucket;
   signingKey: IKey;
@@ -63,23 +62,23 @@ export class ApiFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
-    const { definition, table, bucket, signingKey } = props;
+    const { operation, table, bucket, signingKey } = props;
     const logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention,
       removalPolicy: props.removalPolicy,
     });
     const role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: `Content Repository ${props.operation}`,
+      description: `Content Repository ${operation.name}`,
     });
     logGroup.grantWrite(role);
 
     this.function = new NodejsFunction(this, 'Function', {
-      entry: join(PROJECT_ROOT, definition.entry),
+      entry: join(PROJECT_ROOT, operation.handler),
       handler: 'handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
-      memorySize: definition.memoryMb ?? 512,
+      memorySize: operation.memoryMb ?? 512,
       timeout: Duration.seconds(29),
       role,
       logGroup,
@@ -95,7 +94,7 @@ export class ApiFunction extends Construct {
         mainFields: [...FUNCTION_BUNDLING.mainFields],
         banner: FUNCTION_BUNDLING.banner,
         bundleAwsSDK: true,
-        ...(definition.servesReferenceAssets ? { commandHooks: copyReferenceAssets } : {}),
+        ...(operation.servesReferenceAssets ? { commandHooks: copyReferenceAssets } : {}),
       },
     });
     Validations.of(this.function).acknowledge({
@@ -105,7 +104,7 @@ export class ApiFunction extends Construct {
         'runtime is a deliberate change made together with its tests.',
     });
 
-    const { access } = definition;
+    const { access } = operation;
     // Explicit actions on this table and its named indexes: no wildcards, no Scan.
     const tableResources = [
       table.tableArn,

@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Operation, OperationName } from '#shared/api/operations/index.ts';
 import { ensureSigningKeyFile } from '#shared/auth/file-token-keys.ts';
 import {
   type LocalStackConfig,
@@ -15,7 +16,6 @@ import {
   type ServiceConfig,
   withConfig,
 } from '#shared/config/index.ts';
-import { OPERATIONS, type OperationName } from '#shared/http/routes.ts';
 import type { HttpHandler } from '#shared/http/types.ts';
 import { type BootstrapResult, bootstrapInstallation } from '#shared/services/bootstrap.ts';
 import { ensureBucket, ensureTable } from './ensure-resources.ts';
@@ -77,12 +77,12 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
   );
 
   const handlers = new Map<OperationName, Promise<HttpHandler>>();
-  const loadHandler = (operation: OperationName) => {
-    let handler = handlers.get(operation);
+  const loadHandler = (operation: Operation) => {
+    let handler = handlers.get(operation.name);
     if (!handler) {
-      const entry = pathToFileURL(join(projectRoot, OPERATIONS[operation].entry)).href;
+      const entry = pathToFileURL(join(projectRoot, operation.handler)).href;
       handler = import(entry).then((module: { handler: HttpHandler }) => module.handler);
-      handlers.set(operation, handler);
+      handlers.set(operation.name, handler);
     }
     return handler;
   };

@@ -10,10 +10,11 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { MalformedRequestError, PayloadTooLargeError } from '#shared/domain/errors.ts';
+import { FALLBACK_OPERATION, type Operation } from '#shared/api/operations/index.ts';
+import { PayloadTooLargeError, UnreadableError } from '#shared/domain/errors.ts';
 import { corsHeaders, preflightHeaders } from '#shared/http/cors.ts';
 import { problemResponse } from '#shared/http/problem.ts';
-import { FALLBACK_OPERATION, type OperationName, resolveRoute } from '#shared/http/routes.ts';
+import { resolveRoute } from '#shared/http/routes.ts';
 import type { HttpHandler, HttpResult } from '#shared/http/types.ts';
 
 /** API Gateway HTTP API's own request payload limit. */
@@ -21,7 +22,7 @@ export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
 
 const TEXT_MEDIA = /^(text\/|application\/(?:[\w.+-]+\+)?(?:json|xml|javascript|x-www-form-urlencoded))/i;
 
-export type HandlerLoader = (operation: OperationName) => Promise<HttpHandler>;
+export type HandlerLoader = (operation: Operation) => Promise<HttpHandler>;
 
 class BodyTooLarge extends Error {}
 
@@ -232,7 +233,7 @@ export function createHttpAdapter(
       const handler = await loadHandler(operation);
       const invocation = event;
       const result = normalizeResult(
-        await run(() => handler(invocation, lambdaContext(operation, requestId))),
+        await run(() => handler(invocation, lambdaContext(operation.name, requestId))),
       );
       send(res, withCors(result, origin, allowedOrigins), requestId);
     } catch (error) {
@@ -258,7 +259,10 @@ export function answerMalformedRequest(error: Error & { code?: string }, socket:
   if (!socket.writable) return;
   const requestId = randomUUID();
   const problem = problemResponse(
-    new MalformedRequestError(`The request cannot be read as HTTP (${error.code ?? 'parse error'})`),
+    new UnreadableError(
+      'MALFORMED_REQUEST',
+      `The request cannot be read as HTTP (${error.code ?? 'parse error'})`,
+    ),
     requestId,
     '',
   );

@@ -16,6 +16,7 @@ import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { FALLBACK_OPERATION, type Operation, type OperationName } from '#shared/api/operations/index.ts';
 import { UPLOAD_CHUNK_PREFIX } from '#shared/data/storage-layout.ts';
 import { TABLE_SCHEMA } from '#shared/data/table-schema.ts';
 import {
@@ -24,7 +25,7 @@ import {
   CORS_EXPOSED_HEADERS,
   CORS_MAX_AGE_SECONDS,
 } from '#shared/http/cors.ts';
-import { FALLBACK_OPERATION, OPERATIONS, type OperationName, ROUTES } from '#shared/http/routes.ts';
+import { ROUTES } from '#shared/http/routes.ts';
 import { ApiFunction } from '../constructs/api-function.ts';
 import type { StageSettings } from '../stage.ts';
 
@@ -116,12 +117,12 @@ export class ContentRepositoryStack extends Stack {
       ...(stage.publicBaseUrl ? { PUBLIC_BASE_URL: stage.publicBaseUrl } : {}),
     };
     const integrations = new Map<OperationName, HttpLambdaIntegration>();
-    const integrationFor = (operation: OperationName) => {
-      let integration = integrations.get(operation);
+    const integrationFor = (operation: Operation) => {
+      const { name } = operation;
+      let integration = integrations.get(name);
       if (!integration) {
-        const fn = new ApiFunction(this, `${operation[0]?.toUpperCase()}${operation.slice(1)}`, {
+        const fn = new ApiFunction(this, `${name[0]?.toUpperCase()}${name.slice(1)}`, {
           operation,
-          definition: OPERATIONS[operation],
           table,
           bucket,
           signingKey,
@@ -129,9 +130,9 @@ export class ContentRepositoryStack extends Stack {
           logRetention,
           removalPolicy,
         });
-        this.functions.set(operation, fn);
-        integration = new HttpLambdaIntegration(`${operation}Integration`, fn.function);
-        integrations.set(operation, integration);
+        this.functions.set(name, fn);
+        integration = new HttpLambdaIntegration(`${name}Integration`, fn.function);
+        integrations.set(name, integration);
       }
       return integration;
     };

@@ -3,32 +3,12 @@
  * schemas validate requests, so the reference cannot drift from the service.
  */
 import * as z from 'zod/mini';
-import { loginPayloadSchema } from '#shared/domain/login-payload.ts';
-import {
-  createNodePayloadSchema,
-  deleteNodePayloadSchema,
-  updateNodePayloadSchema,
-} from '#shared/domain/node-payloads.ts';
-import { settingsSchema } from '#shared/domain/settings.ts';
 import { ROUTES, type Route } from '#shared/http/routes.ts';
-import { CONTRACTS, type OperationContract, type ResponseContract } from './contracts.ts';
-import {
-  actionSchema,
-  analyzerPageSchema,
-  baseElementSchema,
-  deletedNodesSchema,
-  grantSchema,
-  listPageSchema,
-  maturityPageSchema,
-  problemSchema,
-  retrievedNodeSchema,
-  sessionsPageSchema,
-  typedElementSchema,
-  usersPageSchema,
-  userViewSchema,
-} from './response-schemas.ts';
+import type { OperationDeclaration, ResponseContract } from './operation.ts';
+import { problemSchema } from './response-schemas.ts';
 
 type JsonSchema = Record<string, unknown>;
+type Io = 'input' | 'output';
 
 /** Any operation answers this when the path or query string is not well-formed percent-encoded UTF-8. */
 const MALFORMED_TARGET: ResponseContract = {
@@ -36,27 +16,11 @@ const MALFORMED_TARGET: ResponseContract = {
   body: 'problem',
 };
 
-/** Schemas named in components/schemas; everything else is inlined where it is used. */
-const NAMED = new Map<z.ZodMiniType, { name: string; io: 'input' | 'output' }>([
-  [baseElementSchema, { name: 'BaseElement', io: 'output' }],
-  [retrievedNodeSchema, { name: 'RetrievedNode', io: 'output' }],
-  [deletedNodesSchema, { name: 'DeletedNodes', io: 'output' }],
-  [listPageSchema, { name: 'ListPage', io: 'output' }],
-  [analyzerPageSchema, { name: 'AnalyzerPage', io: 'output' }],
-  [maturityPageSchema, { name: 'MaturityPage', io: 'output' }],
-  [problemSchema, { name: 'Problem', io: 'output' }],
-  [createNodePayloadSchema, { name: 'CreateNodePayload', io: 'input' }],
-  [updateNodePayloadSchema, { name: 'UpdateNodePayload', io: 'input' }],
-  [deleteNodePayloadSchema, { name: 'DeleteNodePayload', io: 'input' }],
-  [loginPayloadSchema, { name: 'LoginPayload', io: 'input' }],
-  [userViewSchema, { name: 'User', io: 'output' }],
-  [usersPageSchema, { name: 'UsersPage', io: 'output' }],
-  [grantSchema, { name: 'Grant', io: 'output' }],
-  [sessionsPageSchema, { name: 'SessionsPage', io: 'output' }],
-  [settingsSchema, { name: 'Settings', io: 'output' }],
-  [actionSchema, { name: 'Action', io: 'output' }],
-  [typedElementSchema, { name: 'TypedElement', io: 'output' }],
-]);
+/**
+ * A schema with a `title` (zod metadata, given where the schema is defined) is a named component of the
+ * document, referred to wherever it is a request or response body; everything else is inlined.
+ */
+const componentName = (schema: z.ZodMiniType) => z.globalRegistry.get(schema)?.title;
 
 /** Tags of spec §1: Common, Action, User, and one per object type. */
 export const TAGS = [
@@ -80,8 +44,12 @@ export const TAGS = [
   { name: 'Rule', description: 'Business rules' },
 ];
 
-function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+function jsonSchema(schema: z.ZodMiniType, io: Io): JsonSchema {
+  const {
+    $schema: _dialect,
+    title: _name,
+    ...rest
+  } = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
     io,
     unrepresentable: 'any',
@@ -89,18 +57,24 @@ function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
   return rest;
 }
 
-function schemaRef(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
-  const named = NAMED.get(schema);
-  if (named) return { $ref: `#/components/schemas/${named.name}` };
+/** Components met while the document is built: name → schema and direction. */
+const components = new Map<string, { schema: z.ZodMiniType; io: Io }>();
+
+function schemaRef(schema: z.ZodMiniType, io: Io): JsonSchema {
+  const name = componentName(schema);
+  if (name) {
+    components.set(name, { schema, io });
+    return { $ref: `#/components/schemas/${name}` };
+  }
   // A union of named schemas refers to each (anyOf: an empty page is a page of any kind).
   const def = schema._zod.def as { type: string; options?: z.ZodMiniType[] };
-  if (def.type === 'union' && def.options?.every((option) => NAMED.has(option))) {
+  if (def.type === 'union' && def.options?.every((option) => componentName(option))) {
     return { anyOf: def.options.map((option) => schemaRef(option, io)) };
   }
   return jsonSchema(schema, io);
 }
 
-function parameters(contract: OperationContract, route: Route) {
+function parameters(contract: OperationDeclaration, route: Route) {
   const params: JsonSchema[] = [];
   const add = (schema: z.ZodMiniType | undefined, location: 'path' | 'query') => {
     if (!schema) return;
@@ -146,10 +120,10 @@ function response(contract: ResponseContract) {
 }
 
 function operationObject(route: Route) {
-  const contract: OperationContract = CONTRACTS[route.operation];
+  const contract: OperationDeclaration = route.operation;
   const { body, bodyOptional, examples } = contract.request;
   return {
-    operationId: route.id ?? route.operation,
+    operationId: route.id ?? contract.name,
     summary: route.summary ?? contract.summary,
     ...(contract.description ? { description: contract.description } : {}),
     tags: [route.tag ?? contract.tag],
@@ -208,7 +182,11 @@ export function buildOpenApiDocument(version = '1.0.0') {
           description: 'The cookie login sets',
         },
       },
-      schemas: Object.fromEntries([...NAMED].map(([schema, { name, io }]) => [name, jsonSchema(schema, io)])),
+      schemas: Object.fromEntries(
+        [...components]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([name, { schema, io }]) => [name, jsonSchema(schema, io)]),
+      ),
     },
   };
 }

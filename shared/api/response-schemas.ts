@@ -3,32 +3,36 @@
  * check every response body against the document built from them.
  */
 import * as z from 'zod/mini';
+import { named } from '#shared/domain/named.ts';
 
 const nullableString = z.nullable(z.string());
 const timestamp = z.iso.datetime({ offset: true, precision: 3 });
 
-export const baseElementSchema = z.strictObject({
-  '@type': z.literal('BaseElement'),
-  nodeId: z.string(),
-  nodeVersionId: z.string(),
-  nodeType: z.string(),
-  name: z.string(),
-  version: z.string().check(z.regex(/^\d+\.\d{4}$/)),
-  creationDate: timestamp,
-  modificationDate: timestamp,
-  nodeStatus: z.enum(['IN_PROGRESS', 'PUBLISHED']),
-  publishedNodeVersionId: nullableString,
-  nodeSubType: nullableString,
-  nodeSubTypeName: nullableString,
-  userNodeSubType: nullableString,
-  extensions: z.nullable(z.record(z.string(), z.unknown())),
-  deleted: z.boolean(),
-  system: z.boolean(),
-  locked: z.boolean(),
-  favorite: z.boolean(),
-  referenceNumber: nullableString,
-  editId: z.optional(z.string()),
-});
+export const baseElementSchema = named(
+  z.strictObject({
+    '@type': z.literal('BaseElement'),
+    nodeId: z.string(),
+    nodeVersionId: z.string(),
+    nodeType: z.string(),
+    name: z.string(),
+    version: z.string().check(z.regex(/^\d+\.\d{4}$/)),
+    creationDate: timestamp,
+    modificationDate: timestamp,
+    nodeStatus: z.enum(['IN_PROGRESS', 'PUBLISHED']),
+    publishedNodeVersionId: nullableString,
+    nodeSubType: nullableString,
+    nodeSubTypeName: nullableString,
+    userNodeSubType: nullableString,
+    extensions: z.nullable(z.record(z.string(), z.unknown())),
+    deleted: z.boolean(),
+    system: z.boolean(),
+    locked: z.boolean(),
+    favorite: z.boolean(),
+    referenceNumber: nullableString,
+    editId: z.optional(z.string()),
+  }),
+  'BaseElement',
+);
 
 /** `detail=true`: what an update sends back, plus where an environment keeps each facet. */
 export const detailedElementSchema = z.extend(baseElementSchema, {
@@ -41,9 +45,12 @@ export const detailedElementSchema = z.extend(baseElementSchema, {
 });
 
 /** What retrieve answers: the node, or with `detail=true` the detailed node. */
-export const retrievedNodeSchema = z.union([baseElementSchema, detailedElementSchema]);
+export const retrievedNodeSchema = named(
+  z.union([baseElementSchema, detailedElementSchema]),
+  'RetrievedNode',
+);
 
-export const deletedNodesSchema = z.array(baseElementSchema);
+export const deletedNodesSchema = named(z.array(baseElementSchema), 'DeletedNodes');
 
 const count = z.int().check(z.minimum(0));
 
@@ -110,30 +117,33 @@ const pageOf = <T extends z.ZodMiniType>(item: T) =>
 const listPageOf = <T extends z.ZodMiniType>(item: T) =>
   z.extend(pageOf(item), { totalRecordsExact: z.boolean(), nextCursor: nullableString });
 
-export const listPageSchema = listPageOf(listElementSchema);
-export const analyzerPageSchema = listPageOf(analyzerElementSchema);
-export const maturityPageSchema = listPageOf(maturityElementSchema);
+export const listPageSchema = named(listPageOf(listElementSchema), 'ListPage');
+export const analyzerPageSchema = named(listPageOf(analyzerElementSchema), 'AnalyzerPage');
+export const maturityPageSchema = named(listPageOf(maturityElementSchema), 'MaturityPage');
 
 /** RFC 9457 problem details; some codes add members (e.g. currentNodeVersionId, allowedMethods). */
-export const problemSchema = z.looseObject({
-  type: z.string(),
-  title: z.string(),
-  status: z.int(),
-  detail: z.string(),
-  code: z.string(),
-  instance: z.string(),
-  requestId: z.string(),
-  errors: z.optional(
-    z.array(
-      z.strictObject({
-        in: z.enum(['body', 'query', 'path', 'header']),
-        path: z.string(),
-        rule: z.string(),
-        message: z.string(),
-      }),
+export const problemSchema = named(
+  z.looseObject({
+    type: z.string(),
+    title: z.string(),
+    status: z.int(),
+    detail: z.string(),
+    code: z.string(),
+    instance: z.string(),
+    requestId: z.string(),
+    errors: z.optional(
+      z.array(
+        z.strictObject({
+          in: z.enum(['body', 'query', 'path', 'header']),
+          path: z.string(),
+          rule: z.string(),
+          message: z.string(),
+        }),
+      ),
     ),
-  ),
-});
+  }),
+  'Problem',
+);
 
 const principalSchema = z.strictObject({
   principalId: z.string(),
@@ -149,34 +159,43 @@ const principalSchema = z.strictObject({
 const roleSchema = z.enum(['READER', 'EDITOR', 'ENVIRONMENT_ADMIN']);
 
 /** A user as administrators see it (never a password hash). */
-export const userViewSchema = z.extend(principalSchema, {
-  roles: z.array(z.string()),
-  grants: z.array(z.strictObject({ nodeId: z.string(), role: roleSchema })),
-  status: z.enum(['ACTIVE', 'DISABLED']),
-  createdAt: timestamp,
-});
+export const userViewSchema = named(
+  z.extend(principalSchema, {
+    roles: z.array(z.string()),
+    grants: z.array(z.strictObject({ nodeId: z.string(), role: roleSchema })),
+    status: z.enum(['ACTIVE', 'DISABLED']),
+    createdAt: timestamp,
+  }),
+  'User',
+);
 
-export const usersPageSchema = pageOf(userViewSchema);
+export const usersPageSchema = named(pageOf(userViewSchema), 'UsersPage');
 
-export const grantSchema = z.strictObject({
-  nodeId: z.string(),
-  principalId: z.string(),
-  role: roleSchema,
-  grantedBy: z.string(),
-  grantedAt: timestamp,
-});
+export const grantSchema = named(
+  z.strictObject({
+    nodeId: z.string(),
+    principalId: z.string(),
+    role: roleSchema,
+    grantedBy: z.string(),
+    grantedAt: timestamp,
+  }),
+  'Grant',
+);
 export const grantsSchema = z.array(grantSchema);
 
-export const sessionsPageSchema = pageOf(
-  z.strictObject({
-    sessionId: z.string(),
-    user: z.nullable(principalSchema),
-    createdAt: timestamp,
-    lastSeenAt: timestamp,
-    expiresAt: timestamp,
-    userAgent: nullableString,
-    sourceIp: nullableString,
-  }),
+export const sessionsPageSchema = named(
+  pageOf(
+    z.strictObject({
+      sessionId: z.string(),
+      user: z.nullable(principalSchema),
+      createdAt: timestamp,
+      lastSeenAt: timestamp,
+      expiresAt: timestamp,
+      userAgent: nullableString,
+      sourceIp: nullableString,
+    }),
+  ),
+  'SessionsPage',
 );
 
 const nameElementSchema = z.strictObject({
@@ -189,52 +208,58 @@ const nameElementSchema = z.strictObject({
 const pointSchema = z.strictObject({ x: z.int(), y: z.int() });
 
 /** Per-type retrieve: the node fields with the object's own @type, and its type's own fields. */
-export const typedElementSchema = z.strictObject({
-  ...z.omit(baseElementSchema, { '@type': true }).shape,
-  '@type': z.string(),
-  parent: z.nullable(nameElementSchema),
-  richTextDescription: nullableString,
-  documentType: z.optional(z.nullable(z.enum(['URL', 'FILE']))),
-  url: z.optional(nullableString),
-  fileInfo: z.optional(z.nullable(z.strictObject({ uploadIdentifier: z.string(), name: z.string() }))),
-  tasks: z.optional(z.array(baseElementSchema)),
-  edges: z.optional(
-    z.array(
-      z.strictObject({
-        sourceNodeId: z.string(),
-        sourcePortPoint: pointSchema,
-        targetNodeId: z.string(),
-        targetPortPoint: pointSchema,
-      }),
+export const typedElementSchema = named(
+  z.strictObject({
+    ...z.omit(baseElementSchema, { '@type': true }).shape,
+    '@type': z.string(),
+    parent: z.nullable(nameElementSchema),
+    richTextDescription: nullableString,
+    documentType: z.optional(z.nullable(z.enum(['URL', 'FILE']))),
+    url: z.optional(nullableString),
+    fileInfo: z.optional(z.nullable(z.strictObject({ uploadIdentifier: z.string(), name: z.string() }))),
+    tasks: z.optional(z.array(baseElementSchema)),
+    edges: z.optional(
+      z.array(
+        z.strictObject({
+          sourceNodeId: z.string(),
+          sourcePortPoint: pointSchema,
+          targetNodeId: z.string(),
+          targetPortPoint: pointSchema,
+        }),
+      ),
     ),
-  ),
-  attributes: z.optional(z.array(nameElementSchema)),
-});
+    attributes: z.optional(z.array(nameElementSchema)),
+  }),
+  'TypedElement',
+);
 
 /** Spec §2.6 action, with its status and completion date. */
-export const actionSchema = z.strictObject({
-  actionId: z.string(),
-  actionType: z.string(),
-  actionUrl: z.url(),
-  comment: z.string(),
-  dueDate: z.iso.date(),
-  creationDate: timestamp,
-  nodeVersionId: z.string(),
-  targetNode: nameElementSchema,
-  parent: z.nullable(nameElementSchema),
-  targetNodeSequenceNumber: z.string(),
-  targetNodeVersionId: nullableString,
-  targetVersion: nullableString,
-  targetUrl: nullableString,
-  onVersion: nullableString,
-  postId: nullableString,
-  onLatestVersion: z.boolean(),
-  onNextPublished: z.boolean(),
-  onLatestPublished: z.boolean(),
-  sentBy: principalSchema,
-  user: principalSchema,
-  status: z.enum(['OPEN', 'DONE']),
-  completionDate: z.nullable(timestamp),
-});
+export const actionSchema = named(
+  z.strictObject({
+    actionId: z.string(),
+    actionType: z.string(),
+    actionUrl: z.url(),
+    comment: z.string(),
+    dueDate: z.iso.date(),
+    creationDate: timestamp,
+    nodeVersionId: z.string(),
+    targetNode: nameElementSchema,
+    parent: z.nullable(nameElementSchema),
+    targetNodeSequenceNumber: z.string(),
+    targetNodeVersionId: nullableString,
+    targetVersion: nullableString,
+    targetUrl: nullableString,
+    onVersion: nullableString,
+    postId: nullableString,
+    onLatestVersion: z.boolean(),
+    onNextPublished: z.boolean(),
+    onLatestPublished: z.boolean(),
+    sentBy: principalSchema,
+    user: principalSchema,
+    status: z.enum(['OPEN', 'DONE']),
+    completionDate: z.nullable(timestamp),
+  }),
+  'Action',
+);
 export const actionsSchema = z.array(actionSchema);
 export const actionsPageSchema = pageOf(actionSchema);

@@ -134,7 +134,10 @@ let processConfig: ServiceConfig | undefined;
 
 /** The configuration in force: the one a stack runs this call with, else this process's (read once). */
 export function config(): ServiceConfig {
-  return scoped.getStore() ?? (processConfig ??= readServiceConfig());
+  const scopedConfig = scoped.getStore();
+  if (scopedConfig) return scopedConfig;
+  processConfig ??= readServiceConfig();
+  return processConfig;
 }
 
 /** Runs `fn` (and everything it starts) with `configuration` in force. */

@@ -65,7 +65,8 @@ export function actionSeenBy(action: StoredAction, viewer: Caller, apiBase: stri
   };
 }
 
-const date = z.string().check(
+/** A calendar date YYYY-MM-DD. */
+export const dateSchema = z.string().check(
   z.regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD', abort: true }),
   z.refine((s) => !Number.isNaN(Date.parse(s)), { message: 'must be a real date', params: { rule: 'date' } }),
 );
@@ -74,22 +75,17 @@ export const createActionsPayloadSchema = z.strictObject({
   actionType: z.enum(ACTION_TYPES),
   targetNodeId: nodeIdSchema,
   users: z.array(uuidSchema).check(z.minLength(1), z.maxLength(100)),
-  dueDate: date,
+  dueDate: dateSchema,
   comment: z.optional(z.string().check(z.maxLength(2000))),
   on: z.optional(z.enum(ACTION_TARGETS)),
 });
 
-export const myActionsQuerySchema = z.strictObject({
-  status: z.optional(z.enum(['OPEN', 'DONE'])),
-  dueBefore: z.optional(date),
-  dueAfter: z.optional(date),
-  pageSize: z.optional(
-    z.string().check(z.regex(/^[1-9]\d{0,2}$|^1000$/, 'must be an integer from 1 to 1000')),
-  ),
-  currentPage: z.optional(z.string().check(z.regex(/^[1-9]\d*$/, 'must be a positive integer'))),
-});
-
-export const actionPathSchema = z.strictObject({ actionId: uuidSchema });
-
 export type CreateActionsPayload = z.infer<typeof createActionsPayloadSchema>;
-export type MyActionsQuery = z.infer<typeof myActionsQuerySchema>;
+/** Which of their actions a user asks for. */
+export interface MyActionsQuery {
+  status?: ActionStatus | undefined;
+  dueBefore?: string | undefined;
+  dueAfter?: string | undefined;
+  pageSize?: number | undefined;
+  currentPage?: number | undefined;
+}

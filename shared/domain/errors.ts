@@ -1,6 +1,7 @@
 /**
- * Domain errors: each carries its HTTP status and a stable `code`. The HTTP layer maps them to
- * problem+json by class; anything that is not a DomainError is a bug and becomes a generic 500.
+ * Domain errors: each carries a kind (what went wrong, in the domain's words) and a stable `code`, and
+ * knows nothing of HTTP; shared/http/problem.ts maps kinds to statuses, titles and headers. Anything that
+ * is not a DomainError is a bug.
  */
 
 export interface FieldError {
@@ -13,73 +14,81 @@ export interface FieldError {
   message: string;
 }
 
-export abstract class DomainError extends Error {
-  abstract readonly status: number;
-  abstract readonly code: string;
-  abstract readonly title: string;
-  /** Extra members of the problem body (e.g. currentNodeVersionId). */
-  readonly extensions: Record<string, unknown> = {};
-  /** Extra response headers (e.g. Allow, Retry-After). */
-  readonly headers: Record<string, string> = {};
+export type ErrorKind =
+  | 'invalid'
+  | 'unreadable'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'stale_precondition'
+  | 'too_large'
+  | 'unsupported_media_type'
+  | 'too_many_requests'
+  | 'unavailable';
+
+export interface ErrorDetails {
+  /** Each bad field, for invalid input. */
+  errors?: FieldError[];
+  /** Extra members of the answer (e.g. currentNodeVersionId, allowedMethods, limitBytes). */
+  extensions?: Record<string, unknown>;
+  /** When to try again (too many requests, unavailable). */
+  retryAfterSeconds?: number;
+  /** The version a failed precondition is about. */
+  currentVersion?: string;
 }
 
-export class ValidationError extends DomainError {
-  readonly status = 400;
-  readonly code = 'VALIDATION_FAILED';
-  readonly title = 'The request is not valid';
-  constructor(readonly errors: FieldError[]) {
-    super(errors.map((e) => `${e.in} ${e.path}: ${e.message}`).join('; '));
+export class DomainError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    readonly code: string,
+    message: string,
+    readonly details: ErrorDetails = {},
+  ) {
+    super(message);
   }
 }
 
-export class MalformedJsonError extends DomainError {
-  readonly status = 400;
-  readonly code = 'MALFORMED_JSON';
-  readonly title = 'The request body is not valid JSON';
-}
-
-/** A request that cannot even be read as HTTP (the gateway's own 400). */
-export class MalformedRequestError extends DomainError {
-  readonly status = 400;
-  readonly code = 'MALFORMED_REQUEST';
-  readonly title = 'The request cannot be read';
+export class ValidationError extends DomainError {
+  constructor(errors: FieldError[]) {
+    super('invalid', 'VALIDATION_FAILED', errors.map((e) => `${e.in} ${e.path}: ${e.message}`).join('; '), {
+      errors,
+    });
+  }
 }
 
 export class BadRequestError extends DomainError {
-  readonly status = 400;
-  readonly title = 'The request cannot be carried out as sent';
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly errors: FieldError[] = [],
-  ) {
-    super(message);
+  constructor(code: string, message: string, errors: FieldError[] = []) {
+    super('invalid', code, message, { errors });
+  }
+}
+
+/** A body that is not JSON, or a request that cannot even be read as HTTP. */
+export class UnreadableError extends DomainError {
+  constructor(code: 'MALFORMED_JSON' | 'MALFORMED_REQUEST', message: string) {
+    super('unreadable', code, message);
   }
 }
 
 export class UnauthenticatedError extends DomainError {
-  readonly status = 401;
-  readonly title = 'Authentication is required';
   constructor(
-    readonly code: 'UNAUTHENTICATED' | 'INVALID_TOKEN' | 'SESSION_ENDED' | 'INVALID_CREDENTIALS',
+    code: 'UNAUTHENTICATED' | 'INVALID_TOKEN' | 'SESSION_ENDED' | 'INVALID_CREDENTIALS',
     message: string,
   ) {
-    super(message);
-    this.headers['WWW-Authenticate'] = 'Bearer realm="content-repository"';
+    super('unauthenticated', code, message);
   }
 }
 
 export class ForbiddenError extends DomainError {
-  readonly status = 403;
-  readonly code = 'FORBIDDEN';
-  readonly title = 'Not permitted';
+  constructor(message: string) {
+    super('forbidden', 'FORBIDDEN', message);
+  }
 }
 
 export class NotFoundError extends DomainError {
-  readonly status = 404;
-  readonly title = 'Not found';
   constructor(
-    readonly code:
+    code:
       | 'NODE_NOT_FOUND'
       | 'PARENT_NOT_FOUND'
       | 'ROUTE_NOT_FOUND'
@@ -89,94 +98,74 @@ export class NotFoundError extends DomainError {
       | 'ACTION_NOT_FOUND',
     message: string,
     /** The field that names what was not found, when it came in the body. */
-    readonly errors: FieldError[] = [],
+    errors: FieldError[] = [],
   ) {
-    super(message);
+    super('not_found', code, message, { errors });
   }
 }
 
 export class MethodNotAllowedError extends DomainError {
-  readonly status = 405;
-  readonly code = 'METHOD_NOT_ALLOWED';
-  readonly title = 'Method not allowed';
   constructor(method: string, path: string, allowed: string[]) {
-    super(`${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`);
-    this.headers.Allow = allowed.join(', ');
-    this.extensions.allowedMethods = allowed;
-  }
-}
-
-export class VersionConflictError extends DomainError {
-  readonly status = 409;
-  readonly code = 'VERSION_CONFLICT';
-  readonly title = 'The object was changed by someone else';
-  constructor(nodeId: string, sentNodeVersionId: string, currentNodeVersionId: string) {
     super(
-      `nodeVersionId ${sentNodeVersionId} of node ${nodeId} is not the current one (${currentNodeVersionId}); ` +
-        'retrieve the node, apply your change again and resend it with the current nodeVersionId',
+      'method_not_allowed',
+      'METHOD_NOT_ALLOWED',
+      `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`,
+      {
+        extensions: { allowedMethods: allowed },
+      },
     );
-    this.extensions.nodeId = nodeId;
-    this.extensions.currentNodeVersionId = currentNodeVersionId;
   }
 }
 
 export class ConflictError extends DomainError {
-  readonly status = 409;
-  readonly title = 'The request conflicts with the state of the object';
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
+  constructor(code: string, message: string, extensions: Record<string, unknown> = {}) {
+    super('conflict', code, message, { extensions });
+  }
+}
+
+export class VersionConflictError extends ConflictError {
+  constructor(nodeId: string, sentNodeVersionId: string, currentNodeVersionId: string) {
+    super(
+      'VERSION_CONFLICT',
+      `nodeVersionId ${sentNodeVersionId} of node ${nodeId} is not the current one (${currentNodeVersionId}); ` +
+        'retrieve the node, apply your change again and resend it with the current nodeVersionId',
+      { nodeId, currentNodeVersionId },
+    );
   }
 }
 
 export class PreconditionFailedError extends DomainError {
-  readonly status = 412;
-  readonly code = 'PRECONDITION_FAILED';
-  readonly title = 'Precondition failed';
-  constructor(message: string, currentEtag: string) {
-    super(message);
-    this.headers.ETag = currentEtag;
+  constructor(message: string, currentVersion: string) {
+    super('stale_precondition', 'PRECONDITION_FAILED', message, { currentVersion });
   }
 }
 
 export class PayloadTooLargeError extends DomainError {
-  readonly status = 413;
-  readonly code = 'PAYLOAD_TOO_LARGE';
-  readonly title = 'The request body is too large';
   constructor(limitBytes: number) {
-    super(`The request body exceeds the limit of ${limitBytes} bytes`);
-    this.extensions.limitBytes = limitBytes;
+    super('too_large', 'PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${limitBytes} bytes`, {
+      extensions: { limitBytes },
+    });
   }
 }
 
 export class UnsupportedMediaTypeError extends DomainError {
-  readonly status = 415;
-  readonly code = 'UNSUPPORTED_MEDIA_TYPE';
-  readonly title = 'Unsupported media type';
+  constructor(message: string) {
+    super('unsupported_media_type', 'UNSUPPORTED_MEDIA_TYPE', message);
+  }
 }
 
 export class TooManyRequestsError extends DomainError {
-  readonly status = 429;
-  readonly title = 'Too many requests';
-  constructor(
-    readonly code: string,
-    message: string,
-    retryAfterSeconds: number,
-  ) {
-    super(message);
-    this.headers['Retry-After'] = String(Math.max(1, Math.ceil(retryAfterSeconds)));
-    this.extensions.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  constructor(code: string, message: string, retryAfterSeconds: number) {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    super('too_many_requests', code, message, {
+      retryAfterSeconds: seconds,
+      extensions: { retryAfterSeconds: seconds },
+    });
   }
 }
 
 export class ServiceUnavailableError extends DomainError {
-  readonly status = 503;
-  readonly code = 'TEMPORARILY_UNAVAILABLE';
-  readonly title = 'Temporarily unavailable, retry shortly';
   constructor(message: string, retryAfterSeconds = 1) {
-    super(message);
-    this.headers['Retry-After'] = String(retryAfterSeconds);
+    super('unavailable', 'TEMPORARILY_UNAVAILABLE', message, { retryAfterSeconds });
   }
 }

@@ -1,13 +1,5 @@
-/** Query parameters of the lists (GET /list, /list/{nodeId} and the per-type lists). */
-import * as z from 'zod/mini';
-import { nodeIdSchema } from './node-payloads.ts';
-import { NODE_TYPE_NAMES } from './node-types.ts';
-
-const positiveInt = (max: number) =>
-  z.string().check(
-    z.regex(/^[1-9]\d*$/, 'must be a positive integer'),
-    z.refine((s) => Number(s) <= max, { message: `must be at most ${max}`, params: { rule: 'maximum' } }),
-  );
+/** What a list request asks for (GET /list, /list/{nodeId} and the per-type lists), as the list service takes it. */
+import type { NodeStatus } from './node.ts';
 
 export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -15,31 +7,21 @@ export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_OFFSET = 100_000;
 
 export const SORT_KEYS = ['nodeId', 'name', 'creationDate', 'modificationDate'] as const;
-/**
- * `nodeType` may repeat (`?nodeType=ROLE&nodeType=ASSET`); the gateway joins repeats with commas. A pattern
- * (not a refinement) so the reference shows the allowed values.
- */
-const oneNodeType = `(?:${NODE_TYPE_NAMES.join('|')})`;
-const nodeTypeList = z.string().check(
-  z.regex(new RegExp(`^${oneNodeType}(?:,${oneNodeType})*$`), {
-    message: `each value must be one of ${NODE_TYPE_NAMES.join(', ')}`,
-  }),
-);
+export type SortKey = (typeof SORT_KEYS)[number];
 
-export const listQuerySchema = z.strictObject({
-  pageSize: z.optional(positiveInt(MAX_PAGE_SIZE)),
-  currentPage: z.optional(positiveInt(1_000_000)),
-  sortKey: z.optional(z.enum(SORT_KEYS)),
-  order: z.optional(z.enum(['ASC', 'DESC'])),
-  nodeType: z.optional(nodeTypeList),
-  nodeStatus: z.optional(z.enum(['IN_PROGRESS', 'PUBLISHED'])),
-  name: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
-  modifiedSince: z.optional(z.iso.datetime({ offset: true })),
-  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
-  draft: z.optional(z.enum(['true', 'false'])),
-});
-
-export type ListQuery = z.infer<typeof listQuerySchema>;
-
-/** GET /list/{nodeId}: the object whose children are listed. */
-export const listPathSchema = z.strictObject({ nodeId: z.optional(nodeIdSchema) });
+/** Every member is optional: the service applies the defaults (and the maturity list takes paging only). */
+export interface ListQuery {
+  pageSize?: number;
+  currentPage?: number;
+  sortKey?: SortKey;
+  order?: 'ASC' | 'DESC';
+  /** Some nodeTypes only (the query names them repeated, or comma-separated). */
+  nodeType?: string[];
+  nodeStatus?: NodeStatus;
+  /** Text the name contains, case-insensitively. */
+  name?: string;
+  /** ISO 8601 instant, normalized to UTC. */
+  modifiedSince?: string;
+  cursor?: string;
+  draft?: boolean;
+}

@@ -1,7 +1,11 @@
 import * as z from 'zod/mini';
+import { named } from '#shared/domain/named.ts';
 
 /** Spec §5: login body. */
-export const loginPayloadSchema = z.strictObject({
-  username: z.string().check(z.minLength(1), z.maxLength(128)),
-  password: z.string().check(z.minLength(1), z.maxLength(1024)),
-});
+export const loginPayloadSchema = named(
+  z.strictObject({
+    username: z.string().check(z.minLength(1), z.maxLength(128)),
+    password: z.string().check(z.minLength(1), z.maxLength(1024)),
+  }),
+  'LoginPayload',
+);

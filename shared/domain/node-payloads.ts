@@ -3,6 +3,7 @@
  * and, through JSON Schema, document them: one source.
  */
 import * as z from 'zod/mini';
+import { named } from '#shared/domain/named.ts';
 import { NODE_TYPE_NAMES } from './node-types.ts';
 
 const UUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
@@ -62,44 +63,39 @@ const writableFields = {
   fileInfo: z.optional(z.nullable(fileInfoSchema)),
 };
 
-export const createNodePayloadSchema = z.strictObject({
-  parent: z.optional(z.nullable(parentSchema)),
-  ...writableFields,
-});
+export const createNodePayloadSchema = named(
+  z.strictObject({
+    parent: z.optional(z.nullable(parentSchema)),
+    ...writableFields,
+  }),
+  'CreateNodePayload',
+);
 
 /**
  * An update carries the full structure of the object (spec §2.2). Read-only fields of a retrieved
  * node are accepted and ignored, so "retrieve, modify, submit" works with the body as retrieved.
  */
-export const updateNodePayloadSchema = z.strictObject({
-  nodeId: nodeIdSchema,
-  nodeVersionId: z.string().check(z.minLength(1), z.maxLength(64)),
-  parent: z.optional(z.nullable(parentSchema)),
-  ...writableFields,
-  version: z.optional(z.unknown()),
-  creationDate: z.optional(z.unknown()),
-  modificationDate: z.optional(z.unknown()),
-  nodeStatus: z.optional(z.unknown()),
-  publishedNodeVersionId: z.optional(z.unknown()),
-  deleted: z.optional(z.unknown()),
-  system: z.optional(z.unknown()),
-  locked: z.optional(z.unknown()),
-  favorite: z.optional(z.unknown()),
-});
+export const updateNodePayloadSchema = named(
+  z.strictObject({
+    nodeId: nodeIdSchema,
+    nodeVersionId: z.string().check(z.minLength(1), z.maxLength(64)),
+    parent: z.optional(z.nullable(parentSchema)),
+    ...writableFields,
+    version: z.optional(z.unknown()),
+    creationDate: z.optional(z.unknown()),
+    modificationDate: z.optional(z.unknown()),
+    nodeStatus: z.optional(z.unknown()),
+    publishedNodeVersionId: z.optional(z.unknown()),
+    deleted: z.optional(z.unknown()),
+    system: z.optional(z.unknown()),
+    locked: z.optional(z.unknown()),
+    favorite: z.optional(z.unknown()),
+  }),
+  'UpdateNodePayload',
+);
 
 /** Spec §4.6: the delete body is an empty JSON object. */
-export const deleteNodePayloadSchema = z.strictObject({});
+export const deleteNodePayloadSchema = named(z.strictObject({}), 'DeleteNodePayload');
 
 export type CreateNodePayload = z.infer<typeof createNodePayloadSchema>;
 export type UpdateNodePayload = z.infer<typeof updateNodePayloadSchema>;
-
-const booleanParam = z.optional(z.enum(['true', 'false']));
-
-export const nodePathSchema = z.strictObject({ nodeId: nodeIdSchema });
-export const retrieveQuerySchema = z.strictObject({ draft: booleanParam, detail: booleanParam });
-export const writeQuerySchema = z.strictObject({ draft: booleanParam });
-
-/** `draft` defaults to true: reads see the working copy unless draft=false asks for the published one. */
-export function flag(value: 'true' | 'false' | undefined, fallback: boolean): boolean {
-  return value === undefined ? fallback : value === 'true';
-}

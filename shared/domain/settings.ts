@@ -1,5 +1,6 @@
 /** Installation settings that only system administrators change (spec §5.6). */
 import * as z from 'zod/mini';
+import { named } from '#shared/domain/named.ts';
 
 export interface Settings {
   /** Idle timeout of a session, minutes. */
@@ -17,10 +18,13 @@ const within = (limits: { min: number; max: number }) =>
   z.int().check(z.minimum(limits.min), z.maximum(limits.max));
 
 /** The settings as the API shows and takes them, under the spec's names. */
-export const settingsSchema = z.strictObject({
-  SESSION_TIMEOUT: within(SETTINGS_LIMITS.SESSION_TIMEOUT),
-  WEBTOKEN_EXPIRES_IN: within(SETTINGS_LIMITS.WEBTOKEN_EXPIRES_IN),
-});
+export const settingsSchema = named(
+  z.strictObject({
+    SESSION_TIMEOUT: within(SETTINGS_LIMITS.SESSION_TIMEOUT),
+    WEBTOKEN_EXPIRES_IN: within(SETTINGS_LIMITS.WEBTOKEN_EXPIRES_IN),
+  }),
+  'Settings',
+);
 
 export type SettingsPayload = z.infer<typeof settingsSchema>;
 

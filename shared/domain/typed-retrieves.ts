@@ -1,6 +1,3 @@
-import * as z from 'zod/mini';
-import { nodeIdSchema } from './node-payloads.ts';
-
 /**
  * The per-type retrieve paths of spec §4.4, spelled exactly as published (`capabiltity`, `tems`), each
  * with the nodeTypes it answers and the tag of its object type in the reference.
@@ -102,12 +99,3 @@ export const TYPED_RETRIEVES: readonly TypedRetrieve[] = [
   { path: '/risk/risks/{riskId}', param: 'riskId', nodeTypes: ['RISK'], tag: 'Risk', label: 'risk' },
   { path: '/rule/rules/{ruleId}', param: 'ruleId', nodeTypes: ['RULE'], tag: 'Rule', label: 'business rule' },
 ];
-
-/** Path parameters of the per-type retrieves: each route carries exactly one of these. */
-export const typedPathSchema = z.strictObject(
-  Object.fromEntries(TYPED_RETRIEVES.map((t) => [t.param, z.optional(nodeIdSchema)])) as Record<
-    string,
-    z.ZodMiniOptional<typeof nodeIdSchema>
-  >,
-);
-export const typedQuerySchema = z.strictObject({ draft: z.optional(z.enum(['true', 'false'])) });

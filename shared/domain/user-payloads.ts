@@ -1,6 +1,5 @@
 /** Schemas of the user administration requests. */
 import * as z from 'zod/mini';
-import { uuidSchema } from './node-payloads.ts';
 
 export const MIN_PASSWORD_LENGTH = 12;
 
@@ -36,21 +35,6 @@ export const updateUserPayloadSchema = z.strictObject({
 export const changePasswordPayloadSchema = z.strictObject({
   oldPassword: z.string().check(z.minLength(1)),
   newPassword: password,
-});
-
-export const principalPathSchema = z.strictObject({ principalId: uuidSchema });
-
-const pageParam = (max: number) =>
-  z.optional(
-    z.string().check(
-      z.regex(/^[1-9]\d*$/, 'must be a positive integer'),
-      z.refine((s) => Number(s) <= max, { message: `must be at most ${max}`, params: { rule: 'maximum' } }),
-    ),
-  );
-
-export const pageQuerySchema = z.strictObject({
-  pageSize: pageParam(1000),
-  currentPage: pageParam(1_000_000),
 });
 
 export type CreateUserPayload = z.infer<typeof createUserPayloadSchema>;

@@ -1,6 +1,6 @@
+import { API_PREFIX } from '#shared/api/operation.ts';
 import { config } from '#shared/config/index.ts';
 import { overHttps } from './request-headers.ts';
-import { API_PREFIX } from './routes.ts';
 import type { HttpEvent } from './types.ts';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The one middy chain every handler is built with:
+ * The one middy chain every handler is built with, from its operation's declaration:
  *   request log → problem+json errors → well-formed target → JSON body → validate → authenticate → handler.
  * Input is judged before authentication, so a malformed path parameter, query or body is a 400 decided
  * before any storage call (the session check reads DynamoDB). Handlers receive parsed, validated input and
@@ -8,6 +8,7 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
+import type { OperationDeclaration } from '#shared/api/operation.ts';
 import { metered } from '#shared/clients/capacity-meter.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { authenticateRequest } from './middleware/authenticate.ts';
@@ -18,22 +19,17 @@ import { validateInput } from './middleware/validate-input.ts';
 import { wellFormedTarget } from './middleware/well-formed-target.ts';
 import type { HttpEvent, HttpHandler, HttpResult } from './types.ts';
 
-export interface OperationSpec<B extends z.ZodMiniType, Q extends z.ZodMiniType, P extends z.ZodMiniType> {
-  /** Operation id of the route table. */
-  name: string;
-  /** false only for login and the route fallback. */
-  authenticated?: boolean;
-  body?: B;
-  /** A body may be left out entirely (DELETE sends `{}` or nothing). */
-  bodyOptional?: boolean;
-  query?: Q;
-  path?: P;
-}
+/** The parsed type of one part of a declared request (undefined when the operation takes none). */
+type Parsed<R, K extends string> = R extends { [key in K]: infer S }
+  ? S extends z.ZodMiniType
+    ? z.output<S>
+    : undefined
+  : undefined;
 
-export interface OperationRequest<B, Q, P> {
-  body: B;
-  query: Q;
-  path: P;
+export interface OperationRequest<D extends Pick<OperationDeclaration, 'request'>> {
+  body: Parsed<D['request'], 'body'>;
+  query: Parsed<D['request'], 'query'>;
+  path: Parsed<D['request'], 'path'>;
   caller: Caller;
   event: HttpEvent;
   requestId: string;
@@ -46,23 +42,23 @@ export interface ParsedEvent extends HttpEvent {
   input?: { body: unknown; query: unknown; path: unknown };
 }
 
-export function operation<B extends z.ZodMiniType, Q extends z.ZodMiniType, P extends z.ZodMiniType>(
-  spec: OperationSpec<B, Q, P>,
-  handle: (request: OperationRequest<z.output<B>, z.output<Q>, z.output<P>>) => Promise<HttpResult>,
+/** The Lambda handler of a declared operation. */
+export function handle<D extends Pick<OperationDeclaration, 'name' | 'authenticated' | 'request'>>(
+  declaration: D,
+  handleRequest: (request: OperationRequest<D>) => Promise<HttpResult>,
 ): HttpHandler {
+  const { body, bodyOptional, query, path } = declaration.request;
   const chain = middy<ParsedEvent, HttpResult>()
-    .use(requestLog(spec.name))
+    .use(requestLog(declaration.name))
     .use(problemErrors())
     .use(wellFormedTarget())
-    .use(jsonBody(spec.body !== undefined, spec.bodyOptional ?? false))
-    .use(validateInput({ body: spec.body, query: spec.query, path: spec.path }))
-    .use(authenticateRequest(spec.authenticated ?? true))
+    .use(jsonBody(body !== undefined, bodyOptional ?? false))
+    .use(validateInput({ body, query, path }))
+    .use(authenticateRequest(declaration.authenticated))
     .handler(async (event) => {
       const input = event.input ?? { body: undefined, query: undefined, path: undefined };
-      return handle({
-        body: input.body as z.output<B>,
-        query: input.query as z.output<Q>,
-        path: input.path as z.output<P>,
+      return handleRequest({
+        ...(input as Pick<OperationRequest<D>, 'body' | 'query' | 'path'>),
         caller: event.caller as Caller,
         event,
         requestId: event.requestContext.requestId,

@@ -1,10 +1,44 @@
-/** RFC 9457 problem+json responses: the one mapping from errors to HTTP. */
-import { DomainError } from '#shared/domain/errors.ts';
+/** RFC 9457 problem+json responses: the one mapping from domain errors to HTTP. */
+import { DomainError, type ErrorKind } from '#shared/domain/errors.ts';
 import type { HttpResult } from './types.ts';
 
 const PROBLEM_BASE = 'https://content-repository.dev/problems/';
 
 export const problemTypeUri = (code: string) => PROBLEM_BASE + code.toLowerCase().replace(/_/g, '-');
+
+/** Each kind of domain error as HTTP: status and title. */
+const HTTP_OF: Record<ErrorKind, { status: number; title: string }> = {
+  invalid: { status: 400, title: 'The request is not valid' },
+  unreadable: { status: 400, title: 'The request cannot be read' },
+  unauthenticated: { status: 401, title: 'Authentication is required' },
+  forbidden: { status: 403, title: 'Not permitted' },
+  not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  conflict: { status: 409, title: 'The request conflicts with the state of the object' },
+  stale_precondition: { status: 412, title: 'Precondition failed' },
+  too_large: { status: 413, title: 'The request body is too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  too_many_requests: { status: 429, title: 'Too many requests' },
+  unavailable: { status: 503, title: 'Temporarily unavailable, retry shortly' },
+};
+
+/** The response headers a kind of error carries. */
+function headersOf(error: DomainError): Record<string, string> {
+  const { details } = error;
+  switch (error.kind) {
+    case 'unauthenticated':
+      return { 'WWW-Authenticate': 'Bearer realm="content-repository"' };
+    case 'method_not_allowed':
+      return { Allow: ((details.extensions?.allowedMethods as string[] | undefined) ?? []).join(', ') };
+    case 'stale_precondition':
+      return details.currentVersion ? { ETag: `W/"${details.currentVersion}"` } : {};
+    case 'too_many_requests':
+    case 'unavailable':
+      return { 'Retry-After': String(details.retryAfterSeconds ?? 1) };
+    default:
+      return {};
+  }
+}
 
 export function problemResponse(error: unknown, requestId: string, instance: string): HttpResult {
   if (!(error instanceof DomainError)) {
@@ -23,18 +57,18 @@ export function problemResponse(error: unknown, requestId: string, instance: str
       },
     );
   }
-  const errors =
-    'errors' in error && Array.isArray(error.errors) && error.errors.length > 0 ? error.errors : undefined;
-  return problemResult(error.status, error.headers, {
+  const { status, title } = HTTP_OF[error.kind];
+  const errors = error.details.errors?.length ? { errors: error.details.errors } : {};
+  return problemResult(status, headersOf(error), {
     type: problemTypeUri(error.code),
-    title: error.title,
-    status: error.status,
+    title,
+    status,
     detail: error.message,
     code: error.code,
     instance,
     requestId,
-    ...(errors ? { errors } : {}),
-    ...error.extensions,
+    ...errors,
+    ...error.details.extensions,
   });
 }
 

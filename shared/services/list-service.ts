@@ -36,7 +36,6 @@ import { decodeCursor, encodeCursor, type ListCursor, queryFingerprint } from '#
 import { type ListElement, type ListPage, toListElement } from '#shared/domain/list-element.ts';
 import { DEFAULT_PAGE_SIZE, type ListQuery, MAX_OFFSET } from '#shared/domain/list-query.ts';
 import type { Node, NodeStatus } from '#shared/domain/node.ts';
-import { flag } from '#shared/domain/node-payloads.ts';
 import type { Facet } from '#shared/domain/node-types.ts';
 import { can } from '#shared/domain/permissions.ts';
 import { FACET_ITEM_TYPES, type TypedList } from '#shared/domain/typed-lists.ts';
@@ -68,7 +67,7 @@ const queryError = (parameter: string, rule: string, message: string) =>
   new ValidationError([{ in: 'query', path: `$.${parameter}`, rule, message }]);
 
 function parametersOf(target: ListTarget, query: ListQuery): ListParameters {
-  let nodeTypes = query.nodeType ? [...new Set(query.nodeType.split(','))] : undefined;
+  let nodeTypes = query.nodeType;
   if (target.kind === 'typed') {
     const allowed = target.list.nodeTypes;
     const outside = nodeTypes?.filter((type) => !allowed.includes(type)) ?? [];
@@ -81,11 +80,7 @@ function parametersOf(target: ListTarget, query: ListQuery): ListParameters {
     }
     nodeTypes = nodeTypes ?? [...allowed];
   }
-  const sortKey = query.sortKey ?? 'nodeId';
-  const order = query.order ?? 'ASC';
-  const draft = flag(query.draft, true);
-  const modifiedSince = query.modifiedSince ? new Date(query.modifiedSince).toISOString() : undefined;
-  const name = query.name?.toLowerCase();
+  const { sortKey = 'nodeId', order = 'ASC', draft = true, modifiedSince, name } = query;
   const path = target.kind === 'children' ? target.parentId : target.kind === 'typed' ? target.list.path : '';
   const fingerprint = queryFingerprint({
     path,
@@ -101,8 +96,8 @@ function parametersOf(target: ListTarget, query: ListQuery): ListParameters {
     throw queryError('currentPage', 'exclusive', 'cannot be combined with cursor: the cursor knows its page');
   }
   const cursor = query.cursor ? decodeCursor(query.cursor, fingerprint) : undefined;
-  const pageSize = Number(query.pageSize ?? DEFAULT_PAGE_SIZE);
-  const currentPage = cursor?.page ?? Number(query.currentPage ?? 1);
+  const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
+  const currentPage = cursor?.page ?? query.currentPage ?? 1;
   if (!cursor && (currentPage - 1) * pageSize > MAX_OFFSET) {
     throw queryError(
       'currentPage',
@@ -361,8 +356,7 @@ export async function listMaturity(caller: Caller, query: ListQuery): Promise<Li
       })),
     );
   }
-  const pageSize = Number(query.pageSize ?? DEFAULT_PAGE_SIZE);
-  const currentPage = Number(query.currentPage ?? 1);
+  const { pageSize = DEFAULT_PAGE_SIZE, currentPage = 1 } = query;
   const readable = await readableRoots(caller);
   const counts = await readCounts(readable.roots.map((root) => root.nodeId));
   const count = (types: Set<string>, status: NodeStatus) =>

@@ -109,7 +109,7 @@ export async function createNode(caller: Caller, payload: CreateNodePayload): Pr
   const at = timestamp();
   if (definition.nodeType === 'ENVIRONMENT') return createEnvironment(caller, payload, at);
 
-  const parentId = payload.parent?.nodeId.toUpperCase();
+  const parentId = payload.parent?.nodeId;
   if (!parentId) {
     throw new ValidationError([
       {
@@ -264,7 +264,7 @@ async function liveNodeForWrite(
   if (!ifMatchAllows(ifMatch, node.nodeVersionId)) {
     throw new PreconditionFailedError(
       `If-Match does not name the current version ${etagOf(node)}`,
-      etagOf(node),
+      node.nodeVersionId,
     );
   }
   return node;
@@ -289,7 +289,7 @@ export async function updateNode(
   payload: UpdateNodePayload,
   ifMatch: string | undefined,
 ): Promise<Node> {
-  if (payload.nodeId.toUpperCase() !== nodeId) {
+  if (payload.nodeId !== nodeId) {
     throw new ValidationError([
       {
         in: 'body',
@@ -316,7 +316,7 @@ export async function updateNode(
     ]);
   }
   checkPayload(payload, definition);
-  const sentParent = payload.parent?.nodeId.toUpperCase();
+  const sentParent = payload.parent?.nodeId;
   if (sentParent !== undefined && sentParent !== current.parentId) {
     throw new BadRequestError('MOVE_NOT_SUPPORTED', 'An update cannot move an object to another parent', [
       {

@@ -8,13 +8,17 @@ export interface Page<T> {
   results: T[];
 }
 
+/** Which page of a collection a caller asks for (defaults: 50 per page, the first). */
+export interface PageRequest {
+  pageSize?: number | undefined;
+  currentPage?: number | undefined;
+}
+
 export function pageOf<T>(
   all: T[],
   sortKey: string,
-  query: { pageSize?: string; currentPage?: string },
+  { pageSize = 50, currentPage = 1 }: PageRequest,
 ): Page<T> {
-  const pageSize = Number(query.pageSize ?? 50);
-  const currentPage = Number(query.currentPage ?? 1);
   const start = (currentPage - 1) * pageSize;
   return {
     totalRecords: all.length,

@@ -3,7 +3,7 @@ import { deleteSession, findSession, listSessions } from '#shared/data/session-r
 import { listUsers } from '#shared/data/user-repository.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
 import { type Caller, type Principal, toPrincipal } from '#shared/domain/user.ts';
-import { type Page, pageOf } from './paging.ts';
+import { type Page, type PageRequest, pageOf } from './paging.ts';
 import { requireSystemAdmin } from './require-system-admin.ts';
 
 export interface SessionView {
@@ -16,10 +16,7 @@ export interface SessionView {
   sourceIp: string | null;
 }
 
-export async function sessionsPage(
-  caller: Caller,
-  query: { pageSize?: string; currentPage?: string },
-): Promise<Page<SessionView>> {
+export async function sessionsPage(caller: Caller, query: PageRequest): Promise<Page<SessionView>> {
   requireSystemAdmin(caller);
   const now = new Date().toISOString();
   const [sessions, users] = await Promise.all([listSessions(), listUsers()]);

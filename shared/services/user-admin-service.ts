@@ -6,7 +6,7 @@ import { ConflictError, NotFoundError, UnauthenticatedError } from '#shared/doma
 import { newId, timestamp } from '#shared/domain/node.ts';
 import { type Caller, type Principal, toPrincipal, type User, type UserStatus } from '#shared/domain/user.ts';
 import type { CreateUserPayload, UpdateUserPayload } from '#shared/domain/user-payloads.ts';
-import { type Page, pageOf } from './paging.ts';
+import { type Page, type PageRequest, pageOf } from './paging.ts';
 import { requireSystemAdmin } from './require-system-admin.ts';
 
 /** A user as administrators see it: the principal, roles and status; never the password hash. */
@@ -27,10 +27,7 @@ export function toUserView(user: User): UserView {
   };
 }
 
-export async function usersPage(
-  caller: Caller,
-  query: { pageSize?: string; currentPage?: string },
-): Promise<Page<UserView>> {
+export async function usersPage(caller: Caller, query: PageRequest): Promise<Page<UserView>> {
   requireSystemAdmin(caller);
   return pageOf((await listUsers()).map(toUserView), 'username', query);
 }

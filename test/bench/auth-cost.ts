@@ -16,12 +16,12 @@ export interface AuthCost {
 async function unauthenticatedRetrieveHandler(): Promise<HttpHandler> {
   const { findNode } = await import('#shared/data/node-repository.ts');
   const { toBaseElement } = await import('#shared/domain/node.ts');
-  const { nodePathSchema } = await import('#shared/domain/node-payloads.ts');
-  const { operation } = await import('#shared/http/operation.ts');
+  const { nodePathSchema } = await import('#shared/api/params.ts');
+  const { handle } = await import('#shared/http/operation.ts');
   const { json } = await import('#shared/http/responses.ts');
   const { NotFoundError } = await import('#shared/domain/errors.ts');
-  return operation(
-    { name: 'getNodeWithoutAuth', authenticated: false, path: nodePathSchema },
+  return handle(
+    { name: 'getNodeWithoutAuth', authenticated: false, request: { path: nodePathSchema } },
     async ({ path }) => {
       const node = await findNode(path.nodeId);
       if (!node) throw new NotFoundError('NODE_NOT_FOUND', path.nodeId);

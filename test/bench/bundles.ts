@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { FUNCTION_BUNDLING } from '#infra/bundling.ts';
 import { PROJECT_ROOT } from '#infra/constructs/api-function.ts';
-import { OPERATIONS } from '#shared/http/routes.ts';
+import { OPERATION_LIST } from '#shared/api/operations/index.ts';
 
 export interface BundleFigures {
   name: string;
@@ -57,8 +57,8 @@ export async function measureBundles(
   const outDir = mkdtempSync(join(tmpdir(), 'bench-bundles-'));
   const baselineFile = await bundle(join(PROJECT_ROOT, 'test/bench/baseline-handler.ts'), outDir, 'baseline');
   const functions: BundleFigures[] = [];
-  for (const [name, definition] of Object.entries(OPERATIONS)) {
-    const file = await bundle(join(PROJECT_ROOT, definition.entry), outDir, name);
+  for (const { name, handler } of OPERATION_LIST) {
+    const file = await bundle(join(PROJECT_ROOT, handler), outDir, name);
     const ratios: number[] = [];
     for (let i = 0; i < runs; i++) {
       // Alternate baseline and candidate so machine noise hits both alike.

@@ -15,8 +15,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { toEvent } from '#infra/local/http-adapter.ts';
 import { ContentRepositoryStack } from '#infra/stacks/content-repository-stack.ts';
 import { stageSettings } from '#infra/stage.ts';
+import { FALLBACK_OPERATION, OPERATION_LIST, type OperationName } from '#shared/api/operations/index.ts';
 import { BUNDLED_ASSET_DIR, REFERENCE_ASSET_FILES } from '#shared/api/reference-assets.ts';
-import { FALLBACK_OPERATION, OPERATIONS, type OperationName, resolveRoute } from '#shared/http/routes.ts';
+import { resolveRoute } from '#shared/http/routes.ts';
 import type { HttpEvent, HttpHandler, HttpResult } from '#shared/http/types.ts';
 
 // What a deployed function gets, except that DynamoDB is a dead endpoint: an answer that needed a storage
@@ -81,7 +82,7 @@ describe('function bundles', () => {
       .filter((d) => d.startsWith('asset.'))
       .map((d) => join(assemblyDir, d))
       .filter((d) => existsSync(join(d, 'index.mjs')));
-    expect(bundles).toHaveLength(Object.keys(OPERATIONS).length);
+    expect(bundles).toHaveLength(OPERATION_LIST.length);
     expect(bundles.filter((d) => existsSync(join(d, BUNDLED_ASSET_DIR)))).toHaveLength(1);
     for (const dir of bundles) {
       const entries = readdirSync(dir);
@@ -196,10 +197,10 @@ describe('hostile requests', () => {
       return { request, event, operation };
     });
     const fromBundles = runBundles(
-      cases.map(({ event, operation }) => ({ bundle: bundleOf.get(operation) as string, event })),
+      cases.map(({ event, operation }) => ({ bundle: bundleOf.get(operation.name) as string, event })),
     );
     for (const [i, { request, event, operation }] of cases.entries()) {
-      const module = (await import(`../../${OPERATIONS[operation].entry}`)) as { handler: HttpHandler };
+      const module = (await import(`../../${operation.handler}`)) as { handler: HttpHandler };
       const fromSource = await module.handler(event, {} as never);
       const bundled = fromBundles[i] as HttpResult;
       const what = `${request.method} ${request.url.slice(0, 80)}`;

@@ -221,7 +221,7 @@ const anyRequest = fc.record({
 });
 
 /** Creates and updates by the administrator with an odd `extensions`: these reach the write path. */
-const createRoute = ROUTES.find((route) => route.operation === 'createNode') as Route;
+const createRoute = ROUTES.find((route) => route.operation.name === 'createNode') as Route;
 const nodeWrite = fc.record({
   route: fc.constant(createRoute),
   segments: fc.constant([] as string[]),
@@ -238,7 +238,7 @@ const nodeWrite = fc.record({
 const request = fc.oneof({ weight: 3, arbitrary: anyRequest }, { weight: 1, arbitrary: nodeWrite });
 
 /** Operations that would end the test's own session: sent without its token. */
-const ENDS_SESSION = new Set<Route['operation']>(['logout', 'endSession']);
+const ENDS_SESSION = new Set(['logout', 'endSession']);
 
 it('no input reaches a 5xx; every 4xx is problem+json; a rejected write changes nothing', async () => {
   const statuses = new Map<number, number>();
@@ -250,7 +250,7 @@ it('no input reaches a 5xx; every 4xx is problem+json; a rejected write changes 
       const headers: Record<string, string> = { ...r.headers };
       if (r.contentType && r.body !== undefined) headers['content-type'] = r.contentType;
       if (r.cookie) headers.cookie = r.cookie;
-      const asAdmin = r.authorization === 'admin' && !ENDS_SESSION.has(r.route.operation);
+      const asAdmin = r.authorization === 'admin' && !ENDS_SESSION.has(r.route.operation.name);
       if (r.authorization === 'garbage') headers.authorization = 'Bearer x.y.z';
       const write = r.route.method !== 'GET';
       const before = write ? await storedState() : '';
@@ -265,7 +265,7 @@ it('no input reaches a 5xx; every 4xx is problem+json; a rejected write changes 
       if (response.status >= 400) {
         expect(response.headers.get('content-type'), what).toBe('application/problem+json');
         expect(response.body.status, what).toBe(response.status);
-        if (write && r.route.operation !== 'login') expect(await storedState(), what).toBe(before);
+        if (write && r.route.operation.name !== 'login') expect(await storedState(), what).toBe(before);
       }
     }),
     { numRuns: Number(process.env.FUZZ_RUNS ?? 400), seed: Number(process.env.FUZZ_SEED ?? 20261123) },

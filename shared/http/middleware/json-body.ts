@@ -1,7 +1,7 @@
 import type middy from '@middy/core';
 import {
-  MalformedJsonError,
   PayloadTooLargeError,
+  UnreadableError,
   UnsupportedMediaTypeError,
   ValidationError,
 } from '#shared/domain/errors.ts';
@@ -42,13 +42,13 @@ export function jsonBody(expected: boolean, optional: boolean): middy.Middleware
       try {
         text = UTF8.decode(raw);
       } catch {
-        throw new MalformedJsonError('The body is not valid UTF-8, which JSON must be');
+        throw new UnreadableError('MALFORMED_JSON', 'The body is not valid UTF-8, which JSON must be');
       }
       try {
         event.parsedBody = parseJsonInput(text);
       } catch (error) {
         if (!(error instanceof SyntaxError)) throw error;
-        throw new MalformedJsonError(`The body is not valid JSON: ${error.message}`);
+        throw new UnreadableError('MALFORMED_JSON', `The body is not valid JSON: ${error.message}`);
       }
     },
   };

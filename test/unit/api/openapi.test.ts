@@ -1,8 +1,8 @@
 /** The reference documents exactly the route table, from the schemas that validate requests. */
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
-import { CONTRACTS } from '#shared/api/contracts.ts';
 import { buildOpenApiDocument } from '#shared/api/openapi.ts';
+import { OPERATION_LIST } from '#shared/api/operations/index.ts';
 import { ROUTES } from '#shared/http/routes.ts';
 
 const document = buildOpenApiDocument();
@@ -76,7 +76,7 @@ describe('OpenAPI document', () => {
   it('declares login and the reference public, everything else behind a token that may be refused (401)', () => {
     for (const { path, method, op } of operations()) {
       const route = ROUTES.find((r) => r.path === path && r.method === method.toUpperCase());
-      const isPublic = !CONTRACTS[route?.operation as keyof typeof CONTRACTS].authenticated;
+      const isPublic = !route?.operation.authenticated;
       expect(op.security, `${method} ${path}`).toEqual(isPublic ? [] : undefined);
       if (!isPublic) expect(op.responses['401']).toBeDefined();
     }
@@ -101,8 +101,8 @@ describe('OpenAPI document', () => {
   });
 
   it('gives request examples that the request schemas accept', () => {
-    for (const [name, contract] of Object.entries(CONTRACTS)) {
-      const request = contract.request as {
+    for (const { name, request: declared } of OPERATION_LIST) {
+      const request = declared as {
         body?: z.ZodMiniType;
         examples?: Record<string, { value: unknown }>;
       };

@@ -27,7 +27,7 @@ describe('list cursor', () => {
         }
       })();
       expect(error).toBeInstanceOf(ValidationError);
-      expect((error as ValidationError).errors[0]).toMatchObject({ in: 'query', path: '$.cursor' });
+      expect((error as ValidationError).details.errors?.[0]).toMatchObject({ in: 'query', path: '$.cursor' });
     }
   });
 });

@@ -2,7 +2,7 @@ import type { Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { ConflictError } from '#shared/domain/errors.ts';
-import { operation } from '#shared/http/operation.ts';
+import { handle } from '#shared/http/operation.ts';
 import { json } from '#shared/http/responses.ts';
 import type { HttpEvent } from '#shared/http/types.ts';
 
@@ -48,13 +48,13 @@ async function loggingOperation() {
   vi.stubEnv('LOG_LEVEL', 'info');
   const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
   const module = await import('#shared/http/operation.ts');
-  return { operation: module.operation, log };
+  return { handle: module.handle, log };
 }
 
 describe('the middy chain', () => {
   it('turns a bug into a generic 500 with the request id, and logs the stack only', async () => {
-    const { operation, log } = await loggingOperation();
-    const handler = operation({ name: 'boom', authenticated: false }, async () => {
+    const { handle: loggingHandle, log } = await loggingOperation();
+    const handler = loggingHandle({ name: 'boom', authenticated: false, request: {} }, async () => {
       throw new TypeError('secret internals at /var/task/index.mjs');
     });
     const result = await handler(event(), context);
@@ -81,11 +81,9 @@ describe('the middy chain', () => {
     expect(line.error.stack).toContain('operation.test.ts');
   });
 
-  it('maps domain errors by class, with their extra members and headers', async () => {
-    const handler = operation({ name: 'conflict', authenticated: false }, async () => {
-      const error = new ConflictError('SOMETHING', 'it clashed');
-      error.extensions.hint = 'retry';
-      throw error;
+  it('maps domain errors by kind, with their extra members and headers', async () => {
+    const handler = handle({ name: 'conflict', authenticated: false, request: {} }, async () => {
+      throw new ConflictError('SOMETHING', 'it clashed', { hint: 'retry' });
     });
     const result = await handler(event(), context);
     expect(result.statusCode).toBe(409);
@@ -97,13 +95,15 @@ describe('the middy chain', () => {
   });
 
   it('hands validated body, query and path to the handler', async () => {
-    const handler = operation(
+    const handler = handle(
       {
         name: 'echo',
         authenticated: false,
-        body: z.strictObject({ n: z.number() }),
-        query: z.strictObject({ q: z.string() }),
-        path: z.strictObject({ id: z.string() }),
+        request: {
+          body: z.strictObject({ n: z.number() }),
+          query: z.strictObject({ q: z.string() }),
+          path: z.strictObject({ id: z.string() }),
+        },
       },
       async ({ body, query, path, requestId }) => json(200, { body, query, path, requestId }),
     );
@@ -120,8 +120,8 @@ describe('the middy chain', () => {
   });
 
   it('decodes base64 bodies and refuses non-JSON media types with 415', async () => {
-    const handler = operation(
-      { name: 'echo', authenticated: false, body: z.strictObject({ n: z.number() }) },
+    const handler = handle(
+      { name: 'echo', authenticated: false, request: { body: z.strictObject({ n: z.number() }) } },
       async ({ body }) => json(200, body),
     );
     const encoded = await handler(
@@ -137,8 +137,10 @@ describe('the middy chain', () => {
   });
 
   it('writes one JSON log line per request with operation, status, latency and request id', async () => {
-    const { operation, log } = await loggingOperation();
-    const handler = operation({ name: 'ping', authenticated: false }, async () => json(200, {}));
+    const { handle: loggingHandle, log } = await loggingOperation();
+    const handler = loggingHandle({ name: 'ping', authenticated: false, request: {} }, async () =>
+      json(200, {}),
+    );
     await handler(event(), context);
     expect(log).toHaveBeenCalledTimes(1);
     expect(JSON.parse(log.mock.calls[0]?.[0] as string)).toMatchObject({

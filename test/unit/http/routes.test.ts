@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { OPERATIONS, ROUTES, resolveRoute } from '#shared/http/routes.ts';
+import { OPERATION_LIST } from '#shared/api/operations/index.ts';
+import { ROUTES, resolveRoute } from '#shared/http/routes.ts';
 
 describe('route table', () => {
   it('resolves a route and decodes its path parameters', () => {
     expect(resolveRoute('GET', '/api/v1/items/AB%2DC')).toMatchObject({
-      route: { operation: 'getNode' },
+      route: { operation: { name: 'getNode' } },
       pathParameters: { nodeId: 'AB-C' },
     });
   });
@@ -16,13 +17,23 @@ describe('route table', () => {
   });
 
   it('serves login with and without the version prefix', () => {
-    expect(resolveRoute('POST', '/login/local')).toMatchObject({ route: { operation: 'login' } });
-    expect(resolveRoute('POST', '/api/v1/login/local')).toMatchObject({ route: { operation: 'login' } });
+    expect(resolveRoute('POST', '/login/local')).toMatchObject({ route: { operation: { name: 'login' } } });
+    expect(resolveRoute('POST', '/api/v1/login/local')).toMatchObject({
+      route: { operation: { name: 'login' } },
+    });
   });
 
-  it('has no duplicate routes and only known operations', () => {
+  it('has no duplicate routes, operation names or handler files', () => {
     const keys = ROUTES.map((r) => `${r.method} ${r.path}`);
     expect(new Set(keys).size).toBe(keys.length);
-    for (const route of ROUTES) expect(OPERATIONS[route.operation]).toBeDefined();
+    const names = OPERATION_LIST.map((o) => o.name);
+    expect(new Set(names).size).toBe(names.length);
+    const handlers = OPERATION_LIST.map((o) => o.handler);
+    expect(new Set(handlers).size).toBe(handlers.length);
+  });
+
+  it('routes to every declared operation but the fallback, which has no route of its own', () => {
+    const routed = new Set(ROUTES.map((r) => r.operation.name));
+    expect(OPERATION_LIST.filter((o) => !routed.has(o.name)).map((o) => o.name)).toEqual(['routeNotFound']);
   });
 });

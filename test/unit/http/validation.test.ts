@@ -33,7 +33,7 @@ describe('parseInput', () => {
       }
     })() as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
-    expect(error.errors).toEqual(
+    expect(error.details.errors).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ in: 'body', path: '$.name', message: 'must not be empty or blank' }),
         expect.objectContaining({ in: 'body', path: '$.nodeType', rule: 'required' }),

@@ -1,0 +1,103 @@
+/** Actions (spec §2.6, §4.8): tasks assigned to users about objects. */
+import * as z from 'zod/mini';
+import { createActionsPayloadSchema, dateSchema } from '#shared/domain/action.ts';
+import { uuidSchema } from '#shared/domain/node-payloads.ts';
+import { REQUEST_EXAMPLES } from '../examples.ts';
+import {
+  API_PREFIX,
+  AUTHENTICATED_PROBLEMS,
+  authenticated,
+  CROSS_SITE,
+  defineOperation,
+  JSON_BODY_PROBLEMS,
+  problem,
+} from '../operation.ts';
+import { pageQuerySchema } from '../params.ts';
+import { actionSchema, actionsPageSchema, actionsSchema } from '../response-schemas.ts';
+
+const actionPathSchema = z.strictObject({ actionId: uuidSchema });
+
+export const createActions = defineOperation({
+  name: 'createActions',
+  handler: 'functions/actions/create-actions.ts',
+  routes: [{ method: 'POST', path: `${API_PREFIX}/admin/actions` }],
+  access: authenticated('readWrite'),
+  summary: 'Assign an action on an object to users',
+  description:
+    'One action per user (e.g. TRAINING on a process), due on `dueDate`. Needs the right to publish the object ' +
+    '(environment admins and system administrators); each user must be able to read the object, and an ' +
+    'environment admin assigns users of their environment only. `sentBy` is the caller.',
+  tag: 'Action',
+  authenticated: true,
+  request: { body: createActionsPayloadSchema, examples: REQUEST_EXAMPLES.createActions },
+  responses: {
+    201: { description: 'The actions, one per user in request order', body: actionsSchema },
+    ...JSON_BODY_PROBLEMS,
+    403: problem('Not allowed to publish the object, or a cookie request from another site'),
+    404: problem('No such object'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});
+
+export const getAction = defineOperation({
+  name: 'getAction',
+  handler: 'functions/actions/get-action.ts',
+  routes: [{ method: 'GET', path: `${API_PREFIX}/admin/actions/{actionId}` }],
+  access: authenticated('read'),
+  summary: 'One action',
+  description: 'For its assignee, its sender, those who may publish its object, and system administrators.',
+  tag: 'Action',
+  authenticated: true,
+  request: { path: actionPathSchema },
+  responses: {
+    200: { description: 'The action', body: actionSchema },
+    400: problem('Malformed action id'),
+    404: problem('No such action (or not visible to the caller)'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});
+
+export const myActions = defineOperation({
+  name: 'myActions',
+  handler: 'functions/actions/my-actions.ts',
+  routes: [{ method: 'GET', path: `${API_PREFIX}/users/me/actions` }],
+  access: authenticated('read'),
+  summary: 'Your actions',
+  description:
+    'Only the caller’s own actions (an administrator cannot read another user’s here), by due date; filter by ' +
+    '`status` (OPEN, DONE) and `dueBefore` / `dueAfter` (inclusive dates).',
+  tag: 'Action',
+  authenticated: true,
+  request: {
+    query: z.strictObject({
+      ...pageQuerySchema.shape,
+      status: z.optional(z.enum(['OPEN', 'DONE'])),
+      dueBefore: z.optional(dateSchema),
+      dueAfter: z.optional(dateSchema),
+    }),
+  },
+  responses: {
+    200: { description: 'A page of actions', body: actionsPageSchema },
+    400: problem('Invalid filter or paging parameter'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});
+
+export const completeAction = defineOperation({
+  name: 'completeAction',
+  handler: 'functions/actions/complete-action.ts',
+  routes: [{ method: 'POST', path: `${API_PREFIX}/users/me/actions/{actionId}/done` }],
+  access: authenticated('readWrite'),
+  summary: 'Mark your action done',
+  tag: 'Action',
+  authenticated: true,
+  request: { path: actionPathSchema },
+  responses: {
+    200: { description: 'The action, now DONE', body: actionSchema },
+    400: problem('Malformed action id'),
+    403: CROSS_SITE,
+    404: problem('No such action of yours'),
+    409: problem('ACTION_DONE: already done'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});

@@ -1,0 +1,159 @@
+/** Administration by system administrators: users, sessions and settings. */
+import * as z from 'zod/mini';
+import { uuidSchema } from '#shared/domain/node-payloads.ts';
+import { settingsSchema } from '#shared/domain/settings.ts';
+import { createUserPayloadSchema, updateUserPayloadSchema } from '#shared/domain/user-payloads.ts';
+import { REQUEST_EXAMPLES } from '../examples.ts';
+import {
+  API_PREFIX,
+  AUTHENTICATED_PROBLEMS,
+  authenticated,
+  defineOperation,
+  JSON_BODY_PROBLEMS,
+  problem,
+} from '../operation.ts';
+import { pageQuerySchema } from '../params.ts';
+import { sessionsPageSchema, usersPageSchema, userViewSchema } from '../response-schemas.ts';
+
+const NOT_ADMIN = problem('Not a system administrator');
+
+export const listUsers = defineOperation({
+  name: 'listUsers',
+  handler: 'functions/admin/list-users.ts',
+  routes: [{ method: 'GET', path: `${API_PREFIX}/admin/users` }],
+  access: authenticated('read'),
+  summary: 'List the users of the repository',
+  description: 'System administrators only. Paged like lists (pageSize, currentPage), sorted by username.',
+  tag: 'User',
+  authenticated: true,
+  request: { query: pageQuerySchema },
+  responses: {
+    200: { description: 'A page of users', body: usersPageSchema },
+    400: problem('Invalid paging parameters'),
+    403: NOT_ADMIN,
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});
+
+export const createUser = defineOperation({
+  name: 'createUser',
+  handler: 'functions/admin/create-user.ts',
+  routes: [{ method: 'POST', path: `${API_PREFIX}/admin/users` }],
+  access: authenticated('readWrite'),
+  memoryMb: 1024,
+  summary: 'Create a user',
+  description:
+    'System administrators only. Passwords have at least 12 characters and are stored as scrypt hashes.',
+  tag: 'User',
+  authenticated: true,
+  request: { body: createUserPayloadSchema, examples: REQUEST_EXAMPLES.createUser },
+  responses: {
+    201: { description: 'The new user', body: userViewSchema },
+    ...JSON_BODY_PROBLEMS,
+    403: NOT_ADMIN,
+    409: problem('USERNAME_TAKEN'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});
+
+export const updateUser = defineOperation({
+  name: 'updateUser',
+  handler: 'functions/admin/update-user.ts',
+  routes: [{ method: 'PATCH', path: `${API_PREFIX}/admin/users/{principalId}` }],
+  access: authenticated('readWrite'),
+  memoryMb: 1024,
+  summary: 'Change a user: profile, system administrator role, status or password',
+  description:
+    'System administrators only; only the fields sent change. Disabling a user, or setting a new password, ends ' +
+    'all of their sessions at once.',
+  tag: 'User',
+  authenticated: true,
+  request: {
+    path: z.strictObject({ principalId: uuidSchema }),
+    body: updateUserPayloadSchema,
+    examples: REQUEST_EXAMPLES.updateUser,
+  },
+  responses: {
+    200: { description: 'The changed user', body: userViewSchema },
+    ...JSON_BODY_PROBLEMS,
+    403: NOT_ADMIN,
+    404: problem('USER_NOT_FOUND'),
+    409: problem('CANNOT_LOCK_OUT_SELF: an administrator cannot demote or disable themselves'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});
+
+export const listSessions = defineOperation({
+  name: 'listSessions',
+  handler: 'functions/admin/list-sessions.ts',
+  routes: [{ method: 'GET', path: `${API_PREFIX}/admin/sessions` }],
+  access: authenticated('read'),
+  summary: 'Live sessions',
+  description: 'System administrators only.',
+  tag: 'User',
+  authenticated: true,
+  request: { query: pageQuerySchema },
+  responses: {
+    200: { description: 'A page of sessions, oldest first', body: sessionsPageSchema },
+    400: problem('Invalid paging parameters'),
+    403: NOT_ADMIN,
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});
+
+export const endSession = defineOperation({
+  name: 'endSession',
+  handler: 'functions/admin/end-session.ts',
+  routes: [{ method: 'DELETE', path: `${API_PREFIX}/admin/sessions/{sessionId}` }],
+  access: authenticated('read'),
+  summary: 'End a session',
+  description: 'System administrators only. Its token is refused from the next request on.',
+  tag: 'User',
+  authenticated: true,
+  request: { path: z.strictObject({ sessionId: uuidSchema }) },
+  responses: {
+    204: { description: 'Ended' },
+    403: NOT_ADMIN,
+    404: problem('SESSION_NOT_FOUND'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});
+
+export const getSettings = defineOperation({
+  name: 'getSettings',
+  handler: 'functions/admin/get-settings.ts',
+  routes: [{ method: 'GET', path: `${API_PREFIX}/admin/settings` }],
+  access: authenticated('read'),
+  summary: 'Session settings',
+  description:
+    'SESSION_TIMEOUT: idle timeout, minutes (1–1440, default 30). WEBTOKEN_EXPIRES_IN: lifetime of a token and its ' +
+    'session, days (1–30, default 1). System administrators only.',
+  tag: 'User',
+  authenticated: true,
+  request: {},
+  responses: {
+    200: { description: 'The settings in force', body: settingsSchema },
+    403: NOT_ADMIN,
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});
+
+export const putSettings = defineOperation({
+  name: 'putSettings',
+  handler: 'functions/admin/put-settings.ts',
+  routes: [{ method: 'PUT', path: `${API_PREFIX}/admin/settings` }],
+  access: authenticated('readWrite'),
+  summary: 'Change the session settings',
+  description:
+    'System administrators only. Every live session follows within a minute: the idle timeout at once, the lifetime ' +
+    'as the earlier of its token expiry and login time plus the new lifetime.',
+  tag: 'User',
+  authenticated: true,
+  request: { body: settingsSchema, examples: REQUEST_EXAMPLES.putSettings },
+  responses: {
+    200: { description: 'The settings now in force', body: settingsSchema },
+    ...JSON_BODY_PROBLEMS,
+    403: NOT_ADMIN,
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});

@@ -1,0 +1,90 @@
+/** Login, logout and a user's own password. */
+import { loginPayloadSchema } from '#shared/domain/login-payload.ts';
+import { LOGIN_THROTTLE } from '#shared/domain/login-throttle.ts';
+import { changePasswordPayloadSchema } from '#shared/domain/user-payloads.ts';
+import { REQUEST_EXAMPLES } from '../examples.ts';
+import {
+  API_PREFIX,
+  AUTHENTICATED_PROBLEMS,
+  authenticated,
+  COMMON_PROBLEMS,
+  CROSS_SITE,
+  defineOperation,
+  JSON_BODY_PROBLEMS,
+  problem,
+} from '../operation.ts';
+
+export const login = defineOperation({
+  name: 'login',
+  handler: 'functions/auth/login.ts',
+  routes: [
+    { method: 'POST', path: `${API_PREFIX}/login/local` },
+    // Spec §5: the sample exchange logs in without the version prefix.
+    { method: 'POST', path: '/login/local', id: 'loginUnversioned' },
+  ],
+  access: { table: 'readWrite', bucket: 'none', signsTokens: true, verifiesTokens: false },
+  memoryMb: 1024,
+  summary: 'Log in with username and password',
+  description:
+    'Answers 302 to `/` with `Cache-Control: no-store` and the cookies `loginsuccess=true` and `access_token=<JWT>` ' +
+    '(HttpOnly). Send the token back as that cookie or as `Authorization: Bearer <JWT>`.',
+  tag: 'User',
+  authenticated: false,
+  request: { body: loginPayloadSchema, examples: REQUEST_EXAMPLES.login },
+  responses: {
+    302: {
+      description: 'Logged in',
+      headers: {
+        Location: 'Always `/`',
+        'Set-Cookie': 'loginsuccess=true; access_token=<JWT> (HttpOnly)',
+        'Cache-Control': 'no-store',
+      },
+    },
+    ...JSON_BODY_PROBLEMS,
+    401: problem('Wrong username or password; no cookie is set'),
+    429: problem(
+      `TOO_MANY_LOGIN_ATTEMPTS: ${LOGIN_THROTTLE.failuresPerUser} failures for a username, or ` +
+        `${LOGIN_THROTTLE.failuresPerSource} from one address, within ${LOGIN_THROTTLE.windowSeconds / 60} minutes; ` +
+        'wait Retry-After seconds',
+    ),
+    ...COMMON_PROBLEMS,
+  },
+});
+
+export const logout = defineOperation({
+  name: 'logout',
+  handler: 'functions/auth/logout.ts',
+  routes: [{ method: 'POST', path: `${API_PREFIX}/logout` }],
+  access: authenticated('read'),
+  summary: 'End the session of the access token',
+  tag: 'User',
+  authenticated: true,
+  request: {},
+  responses: {
+    204: {
+      description: 'Session ended; the cookies are cleared',
+      headers: { 'Set-Cookie': 'Cleared cookies' },
+    },
+    403: CROSS_SITE,
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});
+
+export const changePassword = defineOperation({
+  name: 'changePassword',
+  handler: 'functions/users/change-password.ts',
+  routes: [{ method: 'PUT', path: `${API_PREFIX}/users/me/password` }],
+  access: authenticated('readWrite'),
+  memoryMb: 1024,
+  summary: 'Change your own password',
+  description: 'The old password is required; every other session of yours ends.',
+  tag: 'User',
+  authenticated: true,
+  request: { body: changePasswordPayloadSchema },
+  responses: {
+    204: { description: 'Changed' },
+    ...JSON_BODY_PROBLEMS,
+    403: CROSS_SITE,
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});

@@ -1,0 +1,74 @@
+/** Roles granted on environments and folders. */
+import * as z from 'zod/mini';
+import { grantPayloadSchema } from '#shared/domain/grant-payloads.ts';
+import { nodeIdSchema, uuidSchema } from '#shared/domain/node-payloads.ts';
+import { REQUEST_EXAMPLES } from '../examples.ts';
+import {
+  API_PREFIX,
+  AUTHENTICATED_PROBLEMS,
+  authenticated,
+  defineOperation,
+  JSON_BODY_PROBLEMS,
+  problem,
+} from '../operation.ts';
+import { nodePathSchema } from '../params.ts';
+import { grantSchema, grantsSchema } from '../response-schemas.ts';
+
+const grantPathSchema = z.strictObject({ nodeId: nodeIdSchema, principalId: uuidSchema });
+const NOT_ENVIRONMENT_ADMIN = problem('Needs the environment admin role');
+
+export const listGrants = defineOperation({
+  name: 'listGrants',
+  handler: 'functions/grants/list-grants.ts',
+  routes: [{ method: 'GET', path: `${API_PREFIX}/items/{nodeId}/grants` }],
+  access: authenticated('read'),
+  summary: 'Roles granted on an environment or folder',
+  tag: 'Common',
+  authenticated: true,
+  request: { path: nodePathSchema },
+  responses: {
+    200: { description: 'The grants', body: grantsSchema },
+    400: problem('Not an environment or folder'),
+    403: NOT_ENVIRONMENT_ADMIN,
+    404: problem('No such object'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});
+
+export const grantRole = defineOperation({
+  name: 'grantRole',
+  handler: 'functions/grants/grant-role.ts',
+  routes: [{ method: 'PUT', path: `${API_PREFIX}/items/{nodeId}/grants/{principalId}` }],
+  access: authenticated('readWrite'),
+  summary: 'Grant a role on an environment or folder',
+  description:
+    'READER, EDITOR or ENVIRONMENT_ADMIN, for the whole subtree. System administrators and environment admins.',
+  tag: 'Common',
+  authenticated: true,
+  request: { path: grantPathSchema, body: grantPayloadSchema, examples: REQUEST_EXAMPLES.grantRole },
+  responses: {
+    200: { description: 'The grant', body: grantSchema },
+    ...JSON_BODY_PROBLEMS,
+    403: NOT_ENVIRONMENT_ADMIN,
+    404: problem('No such object or user'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});
+
+export const revokeRole = defineOperation({
+  name: 'revokeRole',
+  handler: 'functions/grants/revoke-role.ts',
+  routes: [{ method: 'DELETE', path: `${API_PREFIX}/items/{nodeId}/grants/{principalId}` }],
+  access: authenticated('readWrite'),
+  summary: 'Revoke a role',
+  tag: 'Common',
+  authenticated: true,
+  request: { path: grantPathSchema },
+  responses: {
+    204: { description: 'Revoked' },
+    400: problem('Not an environment or folder'),
+    403: NOT_ENVIRONMENT_ADMIN,
+    404: problem('No such object or grant'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});

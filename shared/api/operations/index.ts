@@ -1,0 +1,24 @@
+/** Every operation of the service: the CDK stack, the local adapter and the reference all read this list. */
+import * as actions from './actions.ts';
+import * as admin from './admin.ts';
+import * as auth from './auth.ts';
+import * as grants from './grants.ts';
+import * as lists from './lists.ts';
+import * as nodes from './nodes.ts';
+import * as service from './service.ts';
+
+export const OPERATION_LIST = [
+  ...Object.values(auth),
+  ...Object.values(nodes),
+  ...Object.values(lists),
+  ...Object.values(admin),
+  ...Object.values(grants),
+  ...Object.values(actions),
+  ...Object.values(service),
+];
+
+export type Operation = (typeof OPERATION_LIST)[number];
+export type OperationName = Operation['name'];
+
+/** Unmatched requests go to this operation (API Gateway's `$default` route). */
+export const FALLBACK_OPERATION = service.routeNotFound;

@@ -1,0 +1,173 @@
+/** Objects of every type: create, retrieve (also per type), update, delete. */
+import * as z from 'zod/mini';
+import {
+  createNodePayloadSchema,
+  deleteNodePayloadSchema,
+  updateNodePayloadSchema,
+  uuidSchema,
+} from '#shared/domain/node-payloads.ts';
+import { TYPED_RETRIEVES } from '#shared/domain/typed-retrieves.ts';
+import { REQUEST_EXAMPLES } from '../examples.ts';
+import {
+  API_PREFIX,
+  AUTHENTICATED_PROBLEMS,
+  authenticated,
+  defineOperation,
+  ETAG,
+  JSON_BODY_PROBLEMS,
+  problem,
+} from '../operation.ts';
+import { draftQuerySchema, flagParam, nodePathSchema } from '../params.ts';
+import {
+  baseElementSchema,
+  deletedNodesSchema,
+  retrievedNodeSchema,
+  typedElementSchema,
+} from '../response-schemas.ts';
+
+export const createNode = defineOperation({
+  name: 'createNode',
+  handler: 'functions/nodes/create-node.ts',
+  routes: [{ method: 'POST', path: `${API_PREFIX}/items` }],
+  access: authenticated('readWrite'),
+  summary: 'Create an object',
+  description:
+    'Creates an object under `parent` (an environment or folder, or the environment for items kept under one of its ' +
+    'system roots). Environments (`nodeType: ENVIRONMENT`, no parent) are created by system administrators.',
+  tag: 'Common',
+  authenticated: true,
+  request: { body: createNodePayloadSchema, query: draftQuerySchema, examples: REQUEST_EXAMPLES.createNode },
+  responses: {
+    200: { description: 'The created object, version 0.0001', body: baseElementSchema, headers: ETAG },
+    ...JSON_BODY_PROBLEMS,
+    403: problem('Not permitted (environments: system administrators only)'),
+    404: problem(
+      'PARENT_NOT_FOUND: no such parent (or not visible to the caller), or it is being deleted or was deleted meanwhile',
+    ),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});
+
+export const getNode = defineOperation({
+  name: 'getNode',
+  handler: 'functions/nodes/get-node.ts',
+  routes: [{ method: 'GET', path: `${API_PREFIX}/items/{nodeId}` }],
+  access: authenticated('read'),
+  summary: 'Retrieve an object',
+  description:
+    '`draft=true` (default) answers the working copy, `draft=false` the last published version. `detail=true` adds ' +
+    'the parent and the type-specific fields. `If-None-Match` with the current ETag answers 304.',
+  tag: 'Common',
+  authenticated: true,
+  request: {
+    path: nodePathSchema,
+    query: z.strictObject({ draft: flagParam(true), detail: flagParam(false) }),
+  },
+  responses: {
+    200: {
+      description: 'The object (with detail=true: the detailed object)',
+      body: retrievedNodeSchema,
+      headers: ETAG,
+    },
+    304: { description: 'The ETag in If-None-Match is current', headers: ETAG },
+    400: problem('Malformed nodeId or query parameter'),
+    404: problem('No such object (or deleted, or never published with draft=false)'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});
+
+export const updateNode = defineOperation({
+  name: 'updateNode',
+  handler: 'functions/nodes/update-node.ts',
+  routes: [{ method: 'PUT', path: `${API_PREFIX}/items/{nodeId}` }],
+  access: authenticated('readWrite'),
+  summary: 'Update an object',
+  description:
+    'The body is the structure of the object with the current `nodeVersionId`, as retrieved (with or without ' +
+    '`detail=true`) and changed: fields left out keep their values, `null` clears an optional field, read-only ' +
+    'fields of a retrieved object are ignored. A stale nodeVersionId answers 409 with `currentNodeVersionId`; ' +
+    '`If-Match` is honoured (412).',
+  tag: 'Common',
+  authenticated: true,
+  request: {
+    path: nodePathSchema,
+    query: draftQuerySchema,
+    body: updateNodePayloadSchema,
+    examples: REQUEST_EXAMPLES.updateNode,
+  },
+  responses: {
+    200: {
+      description: 'The updated object: new nodeVersionId, next version',
+      body: baseElementSchema,
+      headers: ETAG,
+    },
+    ...JSON_BODY_PROBLEMS,
+    403: problem('Needs the editor role on the object or above it'),
+    404: problem('No such object (or not visible to the caller)'),
+    409: problem('VERSION_CONFLICT: the nodeVersionId is not the current one (see currentNodeVersionId)'),
+    412: problem('If-Match does not name the current version'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});
+
+export const deleteNode = defineOperation({
+  name: 'deleteNode',
+  handler: 'functions/nodes/delete-node.ts',
+  routes: [{ method: 'DELETE', path: `${API_PREFIX}/items/{nodeId}` }],
+  access: authenticated('readWrite'),
+  summary: 'Delete an object and everything under it',
+  description:
+    'Soft delete of the object and its whole subtree; answers the deleted objects (`deleted: true`).',
+  tag: 'Common',
+  authenticated: true,
+  request: {
+    path: nodePathSchema,
+    query: draftQuerySchema,
+    body: deleteNodePayloadSchema,
+    bodyOptional: true,
+    examples: REQUEST_EXAMPLES.deleteNode,
+  },
+  responses: {
+    200: { description: 'The deleted objects, the requested one first', body: deletedNodesSchema },
+    ...JSON_BODY_PROBLEMS,
+    403: problem('Not permitted (environments: system administrators only)'),
+    404: problem('No such object'),
+    409: problem('System roots are deleted only with their environment'),
+    412: problem('If-Match does not name the current version'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});
+
+const pascal = (label: string) => label.replace(/(^|[\s-])(\w)/g, (_, __, c: string) => c.toUpperCase());
+
+export const getTypedNode = defineOperation({
+  name: 'getTypedNode',
+  handler: 'functions/nodes/get-typed-node.ts',
+  // The 14 per-type retrieve paths of spec §4.4, spelled as published.
+  routes: TYPED_RETRIEVES.map((typed) => ({
+    method: 'GET' as const,
+    path: `${API_PREFIX}${typed.path}`,
+    id: `get${pascal(typed.label)}`,
+    tag: typed.tag,
+    summary: `Retrieve a ${typed.label}`,
+  })),
+  access: authenticated('read'),
+  summary: 'Retrieve an object of one type',
+  description:
+    'The object with its own `@type`, its parent as a NameElement and its type’s own fields (documents: ' +
+    'documentType, url, fileInfo; processes: tasks and edges; entities: attributes). An id of another type, or of ' +
+    'an object the caller may not read, is a 404. `draft=false` answers the published version.',
+  tag: 'Common',
+  authenticated: true,
+  request: {
+    // Each route carries exactly one of these.
+    path: z.strictObject(Object.fromEntries(TYPED_RETRIEVES.map((t) => [t.param, z.optional(uuidSchema)]))),
+    query: draftQuerySchema,
+  },
+  responses: {
+    200: { description: 'The object', body: typedElementSchema, headers: ETAG },
+    400: problem('Malformed id or query parameter'),
+    404: problem('No object of this type with this id (or not visible to the caller)'),
+    ...AUTHENTICATED_PROBLEMS,
+  },
+});

@@ -1,0 +1,39 @@
+/**
+ * Path and query parameters: strings on the wire, domain values once parsed (`draft=false` becomes
+ * false, `pageSize=20` becomes 20). The reference shows their wire form.
+ */
+import * as z from 'zod/mini';
+import { uuidSchema } from '#shared/domain/node-payloads.ts';
+
+/** `true` or `false`, as a boolean. */
+export const booleanParam = z.pipe(
+  z.enum(['true', 'false']),
+  z.transform((value) => value === 'true'),
+);
+
+/** `true` or `false`; absent means `fallback`. */
+export const flagParam = (fallback: boolean) =>
+  z.pipe(
+    z.optional(z.enum(['true', 'false'])),
+    z.transform((value) => (value === undefined ? fallback : value === 'true')),
+  );
+
+/** A positive integer up to `max`. */
+export const positiveIntParam = (max: number) =>
+  z.pipe(
+    z.string().check(
+      z.regex(/^[1-9]\d*$/, 'must be a positive integer'),
+      z.refine((s) => Number(s) <= max, { message: `must be at most ${max}`, params: { rule: 'maximum' } }),
+    ),
+    z.transform(Number),
+  );
+
+/** Page-number paging of small collections (users, sessions, actions). */
+export const pageQuerySchema = z.strictObject({
+  pageSize: z.optional(positiveIntParam(1000)),
+  currentPage: z.optional(positiveIntParam(1_000_000)),
+});
+
+export const nodePathSchema = z.strictObject({ nodeId: uuidSchema });
+/** `draft` (default true) reads the working copy; false, the published version. */
+export const draftQuerySchema = z.strictObject({ draft: flagParam(true) });
