@@ -1,5 +1,6 @@
 import { getNode } from '#shared/api/operations/nodes.ts';
-import { toBaseElement, toDetailedElement } from '#shared/domain/node.ts';
+import { toBaseElement } from '#shared/domain/node.ts';
+import { toDetailedElement } from '#shared/domain/node-elements.ts';
 import { ifNoneMatchHits } from '#shared/domain/preconditions.ts';
 import { handle } from '#shared/http/operation.ts';
 import { header } from '#shared/http/request-headers.ts';

@@ -3,9 +3,9 @@
  * schemas validate requests, so the reference cannot drift from the service.
  */
 import * as z from 'zod/mini';
+import { problemSchema } from '#shared/http/problem.ts';
 import { ROUTES, type Route } from '#shared/http/routes.ts';
 import type { OperationDeclaration, ResponseContract } from './operation.ts';
-import { problemSchema } from './response-schemas.ts';
 
 type JsonSchema = Record<string, unknown>;
 type Io = 'input' | 'output';

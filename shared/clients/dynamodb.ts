@@ -1,13 +1,14 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { perConfig } from '#shared/config/index.ts';
+import { underRetryPolicy } from '#shared/data/retry-policy.ts';
 import { awsClientSettings } from './aws-client-settings.ts';
 import { asksForCapacity, recordConsumedCapacity } from './capacity-meter.ts';
 
 /**
  * One DynamoDB document client per configuration (per process in Lambda, created on first use and reused
  * by warm invocations). Every call reports the capacity it consumed, so each request log line carries
- * its cost.
+ * its cost, and runs under the one retry policy (shared/data/retry-policy.ts).
  */
 export const dynamoDb = perConfig((configuration) => {
   const client = new DynamoDBClient({
@@ -26,5 +27,9 @@ export const dynamoDb = perConfig((configuration) => {
     },
     { step: 'initialize', name: 'consumedCapacityMeter' },
   );
-  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  // The one retry policy, around the SDK's own retries: every call of every repository goes through it.
+  const send = ((command: Parameters<typeof documents.send>[0]) =>
+    underRetryPolicy(() => documents.send(command))) as typeof documents.send;
+  return { send };
 });

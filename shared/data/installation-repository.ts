@@ -2,6 +2,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
+import { installation } from './entities.ts';
 import { bootstrapKey } from './keys.ts';
 import { getItem } from './reads.ts';
 
@@ -16,12 +17,7 @@ export async function markBootstrapped(details: {
   await dynamoDb().send(
     new PutCommand({
       TableName: config().tableName,
-      Item: {
-        ...bootstrapKey(),
-        entity: 'Installation',
-        ...details,
-        bootstrappedAt: new Date().toISOString(),
-      },
+      Item: installation.toItem({ ...details, bootstrappedAt: new Date().toISOString() }),
     }),
   );
 }

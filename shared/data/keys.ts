@@ -70,3 +70,14 @@ export const userActionsIndexKeys = (principalId: string, dueDate: string, actio
   GSI1SK: `DUE#${dueDate}#${actionId}`,
 });
 export const userActionsPartition = (principalId: string) => `USER_ACTIONS#${principalId}`;
+
+/** Failed logins of a username (lower case) or of a source address, in their current window. */
+export const loginFailuresKey = (
+  subject: { kind: 'user'; username: string } | { kind: 'source'; address: string },
+) => ({
+  PK:
+    subject.kind === 'user'
+      ? `LOGIN_FAILURES#USER#${subject.username.toLowerCase()}`
+      : `LOGIN_FAILURES#SOURCE#${subject.address}`,
+  SK: 'WINDOW',
+});

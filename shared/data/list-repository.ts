@@ -7,7 +7,6 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import type { Node, NodeStatus } from '#shared/domain/node.ts';
-import { retryableAsUnavailable } from './dynamo-errors.ts';
 import type { NodeCopy } from './keys.ts';
 import { type ListScope, type ListSortKey, listIndex } from './list-indexes.ts';
 import { findNodes } from './node-repository.ts';
@@ -142,12 +141,9 @@ async function* partitionEntries(
   };
   let startKey: Record<string, unknown> | undefined;
   do {
-    let page: Awaited<ReturnType<typeof queryPage>>;
-    try {
-      page = await queryPage({ ...input, ...(startKey ? { ExclusiveStartKey: startKey } : {}) });
-    } catch (error) {
-      retryableAsUnavailable(error);
-    }
+    const page = await dynamoDb().send(
+      new QueryCommand({ ...input, ...(startKey ? { ExclusiveStartKey: startKey } : {}) }),
+    );
     for (const item of page.Items ?? []) {
       const sortValue = String(item[index.sortKey]);
       if (sortValue === range.after) continue;
@@ -156,8 +152,6 @@ async function* partitionEntries(
     startKey = page.LastEvaluatedKey;
   } while (startKey);
 }
-
-const queryPage = (input: QueryCommandInput) => dynamoDb().send(new QueryCommand(input));
 
 /** Index queries read at most this many entries at a time (DynamoDB's own cap is 1 MB). */
 const MAX_CHUNK = 1000;

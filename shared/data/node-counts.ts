@@ -54,8 +54,11 @@ export type NodeCounts = Record<string, number>;
 /** The COUNTS items of the given nodes (strongly consistent, one small item each). */
 export async function readCounts(nodeIds: string[]): Promise<Map<string, NodeCounts>> {
   const result = new Map<string, NodeCounts>(nodeIds.map((id) => [id, {}]));
-  for (const { PK, SK, ...counts } of await batchGetItems(nodeIds.map(countsKey), { consistent: true })) {
-    result.set(String(PK).slice('NODE#'.length), counts as NodeCounts);
+  for (const { PK, ...attributes } of await batchGetItems(nodeIds.map(countsKey), { consistent: true })) {
+    const counts = Object.entries(attributes).filter(
+      ([name, value]) => /^[kd]#/.test(name) && typeof value === 'number',
+    );
+    result.set(String(PK).slice('NODE#'.length), Object.fromEntries(counts) as NodeCounts);
   }
   return result;
 }

@@ -1,14 +1,14 @@
 /** Reads of nodes. Writes go through node-write-path.ts. */
 import type { Node } from '#shared/domain/node.ts';
+import { childLinks, nodes } from './entities.ts';
 import { CHILD_LINK_PREFIX, type NodeCopy, nodeKey } from './keys.ts';
-import { itemToNode } from './node-items.ts';
 import { batchGetItems, getItem, queryAll } from './reads.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
 
 /** The working copy (or the published copy) of a node, deleted or not; null when there is none. */
 export async function findNode(nodeId: string, copy: NodeCopy = 'DRAFT'): Promise<Node | null> {
   const item = await getItem(nodeKey(nodeId, copy));
-  return item ? itemToNode(item) : null;
+  return item ? nodes.fromItem(item) : null;
 }
 
 /** Ids of a node's live children, strongly consistent (from the parent's child records). */
@@ -17,7 +17,7 @@ export async function findLiveChildIds(parentId: string): Promise<string[]> {
     sortKeyPrefix: { attribute: TABLE_SCHEMA.sortKey, prefix: CHILD_LINK_PREFIX },
     consistent: true,
   });
-  return links.map((link) => String(link.childId));
+  return links.map((link) => childLinks.fromItem(link).childId);
 }
 
 /**
@@ -32,7 +32,7 @@ export async function findNodes(
     nodeIds.map((id) => nodeKey(id, copy)),
     { consistent },
   );
-  return items.map(itemToNode);
+  return items.map(nodes.fromItem);
 }
 
 /** Live children of a node, strongly consistent (for a process's tasks, an entity's attributes). */

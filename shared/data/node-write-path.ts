@@ -3,7 +3,6 @@
  * publish, add tasks) is expressed as NodeWrites and committed here, so a change record for sync
  * clients can later join the same transaction as the write it describes.
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   PutCommand,
   TransactWriteCommand,
@@ -14,10 +13,10 @@ import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import { ConflictError } from '#shared/domain/errors.ts';
 import type { Node, NodeStatus } from '#shared/domain/node.ts';
-import { retryableAsUnavailable } from './dynamo-errors.ts';
+import { conditionally } from './conditional-writes.ts';
+import { childLinks, nodes } from './entities.ts';
 import { childLinkKey, DELETE_LEASE_ATTRIBUTE, nodeKey } from './keys.ts';
 import { type CountDeltas, countNode, countUpdates } from './node-counts.ts';
-import { nodeToItem } from './node-items.ts';
 
 export type NodeWrite =
   /** A new node; fails if the id is taken. */
@@ -58,15 +57,10 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
     case 'create': {
       const { node } = write;
       const put: TransactItem = {
-        Put: { TableName, Item: nodeToItem(node), ConditionExpression: 'attribute_not_exists(PK)' },
+        Put: { TableName, Item: nodes.toItem(node), ConditionExpression: 'attribute_not_exists(PK)' },
       };
       if (!node.parentId) return [put];
-      const link = {
-        ...childLinkKey(node.parentId, node.nodeId),
-        entity: 'ChildLink',
-        childId: node.nodeId,
-        nodeType: node.nodeType,
-      };
+      const link = childLinks.toItem({ childId: node.nodeId, nodeType: node.nodeType }, node.parentId);
       return [put, { Put: { TableName, Item: link } }];
     }
     case 'replace': {
@@ -74,7 +68,7 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
       const put: TransactItem = {
         Put: {
           TableName,
-          Item: nodeToItem(node),
+          Item: nodes.toItem(node),
           ConditionExpression: 'nodeVersionId = :expected AND deleted = :false',
           ExpressionAttributeValues: { ':expected': write.expectedNodeVersionId, ':false': false },
         },
@@ -175,35 +169,21 @@ export const fitsOneCommit = (footprint: CommitFootprint) =>
 export async function commitNodeWrites(writes: NodeWrite[]): Promise<void> {
   if (writes.length === 0) return;
   const { tableName } = config();
-  // Each transaction item remembers the write it came from, to name the writes whose condition failed.
   const expanded = transactionOf(writes, tableName);
   if (expanded.length > MAX_WRITES_PER_COMMIT) {
     throw new Error(`A commit holds at most ${MAX_WRITES_PER_COMMIT} items, got ${expanded.length}`);
   }
   const items = expanded.map((e) => e.item);
   const [only] = items.length === 1 ? items : [];
-  for (let attempt = 1; ; attempt++) {
-    try {
-      // A single put or update needs no transaction (half the write cost); anything else is all-or-nothing.
-      if (only?.Put) await dynamoDb().send(new PutCommand(only.Put));
-      else if (only?.Update) await dynamoDb().send(new UpdateCommand(only.Update));
-      else await dynamoDb().send(new TransactWriteCommand({ TransactItems: items }));
-      return;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) throw new NodeWriteConflict(writes);
-      if (!(error instanceof TransactionCanceledException)) return retryableAsUnavailable(error);
-      const reasons = error.CancellationReasons ?? [];
-      const failed = expanded.filter((_, i) => reasons[i]?.Code === 'ConditionalCheckFailed');
-      if (failed.length > 0) {
-        throw new NodeWriteConflict([...new Set(failed.flatMap((e) => (e.write ? [e.write] : [])))]);
-      }
-      // Concurrent writes under one parent meet on its counts; nothing was written, so try again.
-      const contended = reasons.some((reason) => reason.Code === 'TransactionConflict');
-      if (!contended || attempt >= CONTENDED_ATTEMPTS) return retryableAsUnavailable(error);
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
-    }
-  }
+  // A single put or update needs no transaction (half the write cost); anything else is all-or-nothing.
+  const commit: Promise<unknown> = only?.Put
+    ? dynamoDb().send(new PutCommand(only.Put))
+    : only?.Update
+      ? dynamoDb().send(new UpdateCommand(only.Update))
+      : dynamoDb().send(new TransactWriteCommand({ TransactItems: items }));
+  // Each transaction item remembers the write it came from, to name the writes whose condition failed.
+  await conditionally(commit, (failed) => {
+    const failedWrites = failed.flatMap((i) => expanded[i]?.write ?? []);
+    return new NodeWriteConflict([...new Set(failedWrites)]);
+  });
 }
-
-/** Attempts of a transaction that lost a race with another one on a shared counts item. */
-const CONTENDED_ATTEMPTS = 5;

@@ -1,19 +1,18 @@
-import { BatchGetCommand, GetCommand, paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+/** Reads by key and by partition, in the shapes every repository needs. */
+import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import { ServiceUnavailableError } from '#shared/domain/errors.ts';
-import { retryableAsUnavailable } from './dynamo-errors.ts';
+import type { Item } from './entity.ts';
+
+type Key = Record<string, string>;
 
 /** One item by its key, strongly consistent (reads right after writes see them); null when absent. */
-export async function getItem(key: Record<string, string>): Promise<Record<string, unknown> | null> {
-  try {
-    const { Item } = await dynamoDb().send(
-      new GetCommand({ TableName: config().tableName, Key: key, ConsistentRead: true }),
-    );
-    return Item ?? null;
-  } catch (error) {
-    return retryableAsUnavailable(error);
-  }
+export async function getItem(key: Key): Promise<Item | null> {
+  const { Item } = await dynamoDb().send(
+    new GetCommand({ TableName: config().tableName, Key: key, ConsistentRead: true }),
+  );
+  return Item ?? null;
 }
 
 /** Every item of one partition (of the table or an index), across pages. */
@@ -25,7 +24,7 @@ export async function queryAll(
     sortKeyPrefix?: { attribute: string; prefix: string };
     consistent?: boolean;
   } = {},
-): Promise<Record<string, unknown>[]> {
+): Promise<Item[]> {
   const { indexName, sortKeyPrefix, consistent } = options;
   const input: QueryCommandInput = {
     TableName: config().tableName,
@@ -41,49 +40,43 @@ export async function queryAll(
     },
     ...(consistent ? { ConsistentRead: true } : {}),
   };
-  const items: Record<string, unknown>[] = [];
-  try {
-    for await (const page of paginateQuery({ client: dynamoDb() }, input)) items.push(...(page.Items ?? []));
-  } catch (error) {
-    retryableAsUnavailable(error);
-  }
+  const items: Item[] = [];
+  let startKey: Item | undefined;
+  do {
+    const page = await dynamoDb().send(
+      new QueryCommand({ ...input, ...(startKey ? { ExclusiveStartKey: startKey } : {}) }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
   return items;
 }
 
 const BATCH_GET_LIMIT = 100;
-
-type Key = Record<string, string>;
+const UNPROCESSED_ATTEMPTS = 6;
 
 /**
  * Many items by key, in no particular order (absent ones are left out). Eventually consistent reads cost
  * half; lists use them, as their indexes are eventually consistent anyway.
  */
-export async function batchGetItems(
-  keys: Key[],
-  { consistent }: { consistent: boolean },
-): Promise<Record<string, unknown>[]> {
+export async function batchGetItems(keys: Key[], { consistent }: { consistent: boolean }): Promise<Item[]> {
   const TableName = config().tableName;
-  const items: Record<string, unknown>[] = [];
+  const items: Item[] = [];
   for (let i = 0; i < keys.length; i += BATCH_GET_LIMIT) {
-    let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + BATCH_GET_LIMIT);
+    let pending: Item[] | undefined = keys.slice(i, i + BATCH_GET_LIMIT);
     // DynamoDB may leave keys unprocessed under load; ask again for exactly those.
     for (let attempt = 0; pending && pending.length > 0; attempt++) {
-      if (attempt > 5) throw new ServiceUnavailableError('The data store is busy; retry the request');
+      if (attempt >= UNPROCESSED_ATTEMPTS)
+        throw new ServiceUnavailableError('The data store is busy; retry the request');
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-      try {
-        const response: {
-          Responses?: Record<string, Record<string, unknown>[]>;
-          UnprocessedKeys?: Record<string, { Keys?: Record<string, unknown>[] }>;
-        } = await dynamoDb().send(
-          new BatchGetCommand({
-            RequestItems: { [TableName]: { Keys: pending, ConsistentRead: consistent } },
-          }),
-        );
-        items.push(...(response.Responses?.[TableName] ?? []));
-        pending = response.UnprocessedKeys?.[TableName]?.Keys;
-      } catch (error) {
-        retryableAsUnavailable(error);
-      }
+      const response: {
+        Responses?: Record<string, Item[]>;
+        UnprocessedKeys?: Record<string, { Keys?: Item[] }>;
+      } = await dynamoDb().send(
+        new BatchGetCommand({ RequestItems: { [TableName]: { Keys: pending, ConsistentRead: consistent } } }),
+      );
+      items.push(...(response.Responses?.[TableName] ?? []));
+      pending = response.UnprocessedKeys?.[TableName]?.Keys;
     }
   }
   return items;

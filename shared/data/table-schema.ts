@@ -52,7 +52,7 @@ export const GSI2: IndexSchema = {
 export const TABLE_SCHEMA: {
   partitionKey: string;
   sortKey: string;
-  ttlAttribute: string;
+  ttlAttribute: 'expiresAtEpoch';
   indexes: readonly IndexSchema[];
 } = {
   partitionKey: 'PK',

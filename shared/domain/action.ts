@@ -1,51 +1,59 @@
 /** Actions (spec §2.6): tasks assigned to a user about an object, e.g. a training on a process. */
 import * as z from 'zod/mini';
+import { nameElementSchema } from './node.ts';
 import { nodeIdSchema, uuidSchema } from './node-payloads.ts';
-import type { Caller, Principal } from './user.ts';
+import { named, nullableString, pageOf, timestampSchema } from './schema-parts.ts';
+import { type Caller, type Principal, principalSchema } from './user.ts';
 
 export const ACTION_TYPES = ['TRAINING', 'REVIEW', 'APPROVAL', 'ACKNOWLEDGEMENT'] as const;
 export const ACTION_TARGETS = ['LATEST_VERSION', 'NEXT_PUBLISHED', 'LATEST_PUBLISHED'] as const;
-export type ActionStatus = 'OPEN' | 'DONE';
+export const ACTION_STATUSES = ['OPEN', 'DONE'] as const;
+export type ActionStatus = (typeof ACTION_STATUSES)[number];
 
-export interface NameElement {
-  '@type': 'NameElement';
-  name: string;
-  nodeType: string;
-  nodeId: string;
-}
-
-export interface Action {
-  actionId: string;
-  actionType: string;
-  actionUrl: string;
-  comment: string;
-  dueDate: string;
-  creationDate: string;
-  nodeVersionId: string;
-  targetNode: NameElement;
-  parent: NameElement | null;
-  targetNodeSequenceNumber: string;
-  targetNodeVersionId: string | null;
-  targetVersion: string | null;
-  targetUrl: string | null;
-  onVersion: string | null;
-  postId: string | null;
-  onLatestVersion: boolean;
-  onNextPublished: boolean;
-  onLatestPublished: boolean;
-  sentBy: Principal;
-  user: Principal;
-  /** Beyond §2.6: whether the assignee has completed it, and when. */
-  status: ActionStatus;
-  completionDate: string | null;
-}
+/** Spec §2.6 action, with its status and completion date. */
+export const actionSchema = named(
+  z.strictObject({
+    actionId: z.string(),
+    actionType: z.string(),
+    actionUrl: z.url(),
+    comment: z.string(),
+    dueDate: z.iso.date(),
+    creationDate: timestampSchema,
+    nodeVersionId: z.string(),
+    targetNode: nameElementSchema,
+    parent: z.nullable(nameElementSchema),
+    targetNodeSequenceNumber: z.string(),
+    targetNodeVersionId: nullableString,
+    targetVersion: nullableString,
+    targetUrl: nullableString,
+    onVersion: nullableString,
+    postId: nullableString,
+    onLatestVersion: z.boolean(),
+    onNextPublished: z.boolean(),
+    onLatestPublished: z.boolean(),
+    sentBy: principalSchema,
+    user: principalSchema,
+    /** Beyond §2.6: whether the assignee has completed it, and when. */
+    status: z.enum(ACTION_STATUSES),
+    completionDate: z.nullable(timestampSchema),
+  }),
+  'Action',
+);
+export type Action = z.output<typeof actionSchema>;
+export const actionsSchema = z.array(actionSchema);
+export const actionsPageSchema = pageOf(actionSchema);
 
 /**
  * An action as kept: its links are not stored (they are built for each answer from the installation's
  * address, never from a request's Host), and it remembers where its object sits, so that an assignee who
  * can no longer read the object no longer sees the action.
  */
-export type StoredAction = Omit<Action, 'actionUrl' | 'targetUrl'> & { targetAncestorIds: string[] };
+export const storedActionSchema = z.object({
+  ...z.omit(actionSchema, { actionUrl: true, targetUrl: true }).shape,
+  /** Absent on actions kept before it was recorded: their object is read instead. */
+  targetAncestorIds: z.optional(z.array(z.string())),
+});
+export type StoredAction = z.output<typeof storedActionSchema>;
 
 /** Spec §2.6 principals: contact details (email, phone) only for the user themselves and system administrators. */
 export function principalSeenBy(viewer: Caller, principal: Principal): Principal {

@@ -1,15 +1,21 @@
 /** Governance views over the governed objects (see typed-lists.ts for what each list shows). */
 
-import { type ListElement, shortDescriptionOf } from './list-element.ts';
+import * as z from 'zod/mini';
+import { type ListElement, listElementSchema, listPageOf, shortDescriptionOf } from './list-element.ts';
 import type { Node } from './node.ts';
 import type { Facet } from './node-types.ts';
+import { countSchema, named } from './schema-parts.ts';
 
-export type Finding = 'NEVER_PUBLISHED' | 'UNPUBLISHED_CHANGES' | 'NO_DESCRIPTION';
+export const FINDINGS = ['NEVER_PUBLISHED', 'UNPUBLISHED_CHANGES', 'NO_DESCRIPTION'] as const;
+export type Finding = (typeof FINDINGS)[number];
 
 /** An object of the analyzer list: a ListElement with what needs attention. */
-export interface AnalyzerElement extends ListElement {
-  findings: Finding[];
-}
+export const analyzerElementSchema = z.strictObject({
+  ...listElementSchema.shape,
+  findings: z.array(z.enum(FINDINGS)),
+});
+export type AnalyzerElement = z.output<typeof analyzerElementSchema>;
+export const analyzerPageSchema = named(listPageOf(analyzerElementSchema), 'AnalyzerPage');
 
 export function findingsOf(node: Node): Finding[] {
   const findings: Finding[] = [];
@@ -23,17 +29,18 @@ export function toAnalyzerElement(element: ListElement, node: Node): AnalyzerEle
   return { ...element, findings: findingsOf(node) };
 }
 
-/** One facet of the maturity list: its governed objects by status. */
-export interface MaturityElement {
-  '@type': 'MaturityElement';
-  facet: Facet;
-  nodeTypes: string[];
-  total: number;
-  inProgress: number;
-  published: number;
-  /** published / total, 0 when the facet is empty. */
-  publishedShare: number;
-}
+/** One facet of the maturity list: its governed objects by status; publishedShare is published / total. */
+export const maturityElementSchema = z.strictObject({
+  '@type': z.literal('MaturityElement'),
+  facet: z.string(),
+  nodeTypes: z.array(z.string()),
+  total: countSchema,
+  inProgress: countSchema,
+  published: countSchema,
+  publishedShare: z.number().check(z.minimum(0), z.maximum(1)),
+});
+export type MaturityElement = z.output<typeof maturityElementSchema>;
+export const maturityPageSchema = named(listPageOf(maturityElementSchema), 'MaturityPage');
 
 export function maturityElement(
   facet: Facet,

@@ -1,54 +1,49 @@
 /** Spec §2.4: list elements and list pages. */
-import { type BaseElement, type Node, toBaseElement } from './node.ts';
+import * as z from 'zod/mini';
+import { baseElementSchema, type Node, toBaseElement } from './node.ts';
+import { countSchema, named, nullableString, pageOf } from './schema-parts.ts';
 
-export interface Responsibilities {
-  informed: boolean;
-  accountable: boolean;
-  verifier: boolean;
-  responsible: boolean;
-  signatory: boolean;
-  consulted: boolean;
-  support: boolean;
-}
+export const listElementSchema = z.strictObject({
+  ...z.omit(baseElementSchema, { '@type': true, editId: true }).shape,
+  '@type': z.literal('ListElement'),
+  parent: z.nullable(z.strictObject({ nodeId: z.string(), name: z.string(), nodeType: z.string() })),
+  documentCount: countSchema,
+  relatedResourceCount: countSchema,
+  roleCount: countSchema,
+  relatedAssetCount: countSchema,
+  orgUnitCount: countSchema,
+  assetCount: countSchema,
+  relatedRoleCount: countSchema,
+  relatedOrgUnitCount: countSchema,
+  resourceCount: countSchema,
+  responsibilities: z.strictObject({
+    informed: z.boolean(),
+    accountable: z.boolean(),
+    verifier: z.boolean(),
+    responsible: z.boolean(),
+    signatory: z.boolean(),
+    consulted: z.boolean(),
+    support: z.boolean(),
+  }),
+  propertyValues: z.nullable(z.record(z.string(), z.unknown())),
+  categories: z.nullable(z.array(z.unknown())),
+  locationListItemId: nullableString,
+  productListItemId: nullableString,
+  acronym: nullableString,
+  hasDescription: z.boolean(),
+  shortDescription: nullableString,
+  lastModifiedByName: nullableString,
+});
+export type ListElement = z.output<typeof listElementSchema>;
 
-export interface ListElement extends Omit<BaseElement, '@type' | 'editId'> {
-  '@type': 'ListElement';
-  parent: { nodeId: string; name: string; nodeType: string } | null;
-  documentCount: number;
-  relatedResourceCount: number;
-  roleCount: number;
-  relatedAssetCount: number;
-  orgUnitCount: number;
-  assetCount: number;
-  relatedRoleCount: number;
-  relatedOrgUnitCount: number;
-  resourceCount: number;
-  responsibilities: Responsibilities;
-  propertyValues: Record<string, unknown> | null;
-  categories: unknown[] | null;
-  locationListItemId: string | null;
-  productListItemId: string | null;
-  acronym: string | null;
-  hasDescription: boolean;
-  shortDescription: string | null;
-  lastModifiedByName: string | null;
-}
-
-export interface ListPage<E = ListElement> {
-  totalRecords: number;
-  /**
-   * False when a filter no count is kept for (name, modifiedSince, draft=false, the analyzer's) leaves
-   * totalRecords an upper bound: the number of objects the list holds without that filter.
-   */
-  totalRecordsExact: boolean;
-  sortKey: string;
-  order: 'ASC' | 'DESC';
-  pageSize: number;
-  currentPage: number;
-  results: E[];
-  /** Pass as `cursor` for the next page; null on the last page. */
-  nextCursor: string | null;
-}
+/**
+ * A list page of spec §2.4, plus `totalRecordsExact` (false when a filter no count is kept for leaves
+ * totalRecords an upper bound) and `nextCursor` (pass it as `cursor` for the next page; null on the last).
+ */
+export const listPageOf = <T extends z.ZodMiniType>(item: T) =>
+  z.extend(pageOf(item), { totalRecordsExact: z.boolean(), nextCursor: nullableString });
+export const listPageSchema = named(listPageOf(listElementSchema), 'ListPage');
+export type ListPage<E = ListElement> = Omit<z.output<typeof listPageSchema>, 'results'> & { results: E[] };
 
 const SHORT_DESCRIPTION_LENGTH = 200;
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { named } from '#shared/domain/named.ts';
+import { named } from '#shared/domain/schema-parts.ts';
 
 /** Spec §5: login body. */
 export const loginPayloadSchema = named(

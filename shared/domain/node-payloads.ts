@@ -1,17 +1,18 @@
 /**
- * Schemas of the node payloads (spec §2.2) and of the node query parameters. They validate requests
- * and, through JSON Schema, document them: one source.
+ * Schemas of the node payloads (spec §2.2). They validate requests and, through JSON Schema, document
+ * them: one source.
  */
 import * as z from 'zod/mini';
-import { named } from '#shared/domain/named.ts';
-import { NODE_TYPE_NAMES } from './node-types.ts';
+import { named } from '#shared/domain/schema-parts.ts';
+import type { FieldError } from './errors.ts';
+import type { NodeKind } from './node-kinds/kind.ts';
+import { KINDS, NODE_TYPE_NAMES, type NodeTypeDefinition } from './node-types.ts';
 
 const UUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
 
 export const LIMITS = {
   nameLength: 255,
   referenceNumberLength: 100,
-  urlLength: 2048,
   richTextDescriptionLength: 100_000,
   /** JSON request bodies; keeps a node well inside DynamoDB's 400 KB item limit. */
   jsonBodyBytes: 256 * 1024,
@@ -32,17 +33,22 @@ const nameSchema = z
     z.refine(notBlank, { message: 'must not be empty or blank', params: { rule: 'not_blank' } }),
   );
 
-/** A parent reference; name and nodeType are tolerated so a list element's parent can be sent back. */
+/**
+ * A parent reference; the rest of a name element is tolerated, so the parent of a list element or of a
+ * per-type retrieve can be sent back.
+ */
 const parentSchema = z.strictObject({
   nodeId: nodeIdSchema,
+  '@type': z.optional(z.string()),
   name: z.optional(z.nullable(z.string())),
   nodeType: z.optional(z.nullable(z.string())),
 });
 
-const fileInfoSchema = z.strictObject({
-  uploadIdentifier: z.string().check(z.minLength(1), z.maxLength(200)),
-  name: z.string().check(z.minLength(1), z.maxLength(LIMITS.nameLength)),
-});
+/**
+ * Every kind's own fields. Typed as no fields at all: the payload's type names only the common ones,
+ * and the kinds read their own (node-kinds/).
+ */
+const kindPayloadFields: Record<never, never> = Object.assign({}, ...KINDS.map((kind) => kind.payloadShape));
 
 /** Fields a client may set on create and update. */
 const writableFields = {
@@ -58,10 +64,17 @@ const writableFields = {
   nodeSubType: z.optional(z.null()),
   nodeSubTypeName: z.optional(z.null()),
   userNodeSubType: z.optional(z.null()),
-  documentType: z.optional(z.nullable(z.enum(['URL', 'FILE']))),
-  url: z.optional(z.nullable(z.httpUrl().check(z.maxLength(LIMITS.urlLength)))),
-  fileInfo: z.optional(z.nullable(fileInfoSchema)),
+  // The fields of every kind: each type takes its own kind's, which the service reads through the kind.
+  ...kindPayloadFields,
 };
+
+/** Fields of the fuller views that only the service sets: sent back, they are ignored. */
+const viewOnlyFields: Record<never, never> = Object.fromEntries(
+  KINDS.flatMap((kind) => [
+    ...Object.keys(kind.viewShape).filter((name) => !(name in kind.payloadShape)),
+    ...kind.childLists.map((list) => list.field),
+  ]).map((name) => [name, z.optional(z.unknown())]),
+);
 
 export const createNodePayloadSchema = named(
   z.strictObject({
@@ -72,8 +85,9 @@ export const createNodePayloadSchema = named(
 );
 
 /**
- * An update carries the full structure of the object (spec §2.2). Read-only fields of a retrieved
- * node are accepted and ignored, so "retrieve, modify, submit" works with the body as retrieved.
+ * An update carries the structure of the object (spec §2.2): fields left out keep their values, null
+ * clears an optional one. Read-only fields of a retrieved node (plain, detailed or per-type) are accepted
+ * and ignored, so "retrieve, modify, submit" works with the body as retrieved.
  */
 export const updateNodePayloadSchema = named(
   z.strictObject({
@@ -90,6 +104,7 @@ export const updateNodePayloadSchema = named(
     system: z.optional(z.unknown()),
     locked: z.optional(z.unknown()),
     favorite: z.optional(z.unknown()),
+    ...viewOnlyFields,
   }),
   'UpdateNodePayload',
 );
@@ -99,3 +114,67 @@ export const deleteNodePayloadSchema = named(z.strictObject({}), 'DeleteNodePayl
 
 export type CreateNodePayload = z.infer<typeof createNodePayloadSchema>;
 export type UpdateNodePayload = z.infer<typeof updateNodePayloadSchema>;
+
+type Payload = CreateNodePayload | UpdateNodePayload;
+
+/** The settable fields of a node after a create (`current` absent) or an update of `current`. */
+export interface SettableFields {
+  name: string;
+  referenceNumber: string | null;
+  richTextDescription: string | null;
+  extensions: Record<string, unknown> | null;
+  fields: Record<string, unknown>;
+}
+
+const sent = <T>(value: T | undefined, kept: T): T => (value === undefined ? kept : value);
+
+/**
+ * What a payload sets: a field sent replaces the value (null clears it), a field left out keeps the
+ * current one (none on create), so the body of a retrieve can be sent back with one field changed.
+ */
+export function settableFields(payload: Payload, kind: NodeKind, current?: SettableFields): SettableFields {
+  return {
+    name: payload.name.trim(),
+    referenceNumber: sent(payload.referenceNumber, current?.referenceNumber ?? null),
+    richTextDescription: sent(payload.richTextDescription, current?.richTextDescription ?? null),
+    extensions: sent(payload.extensions, current?.extensions ?? null),
+    fields: kind.merge(payload, current?.fields),
+  };
+}
+
+const bodyError = (path: string, rule: string, message: string): FieldError => ({
+  in: 'body',
+  path,
+  rule,
+  message,
+});
+
+/**
+ * Rules of a payload that depend on its type: its `@type` (on update the retrieved `BaseElement` is
+ * accepted too), no field of another kind, and the kind's own rules on the resulting fields.
+ */
+export function payloadErrors(
+  payload: Payload,
+  definition: NodeTypeDefinition,
+  fields: Record<string, unknown>,
+) {
+  const sentType = payload['@type'];
+  const typeErrors =
+    sentType === definition.payloadType || ('nodeVersionId' in payload && sentType === 'BaseElement')
+      ? []
+      : [
+          bodyError(
+            '$["@type"]',
+            'type_mismatch',
+            `must be "${definition.payloadType}" for nodeType ${definition.nodeType}`,
+          ),
+        ];
+  const own = new Set(definition.kind.fieldNames);
+  const values: Record<string, unknown> = payload;
+  const foreign = KINDS.flatMap((kind) => kind.fieldNames)
+    .filter((name) => !own.has(name) && values[name] != null)
+    .map((name) =>
+      bodyError(`$.${name}`, 'not_applicable', `does not apply to nodeType ${definition.nodeType}`),
+    );
+  return [...typeErrors, ...foreign, ...definition.kind.check(fields)];
+}

@@ -3,88 +3,80 @@
  * `BaseElement` representation of spec §2.1. No I/O here.
  */
 import { randomUUID } from 'node:crypto';
+import * as z from 'zod/mini';
+import { named, nullableString, timestampSchema } from './schema-parts.ts';
 
-export type NodeStatus = 'IN_PROGRESS' | 'PUBLISHED';
-export type DocumentType = 'URL' | 'FILE';
+export const NODE_STATUSES = ['IN_PROGRESS', 'PUBLISHED'] as const;
+export type NodeStatus = (typeof NODE_STATUSES)[number];
 
-export interface FileInfo {
-  uploadIdentifier: string;
-  name: string;
-}
+/** The fields spec §2.1 shows of every node, as stored and as answered. */
+const nodeFields = {
+  nodeId: z.string(),
+  nodeVersionId: z.string(),
+  nodeType: z.string(),
+  name: z.string(),
+  version: z.string().check(z.regex(/^\d+\.\d{4}$/)),
+  creationDate: timestampSchema,
+  modificationDate: timestampSchema,
+  nodeStatus: z.enum(NODE_STATUSES),
+  publishedNodeVersionId: nullableString,
+  nodeSubType: nullableString,
+  nodeSubTypeName: nullableString,
+  userNodeSubType: nullableString,
+  extensions: z.nullable(z.record(z.string(), z.unknown())),
+  deleted: z.boolean(),
+  system: z.boolean(),
+  locked: z.boolean(),
+  referenceNumber: nullableString,
+};
 
-/** The stored working copy (or published copy) of a node. */
-export interface Node {
-  nodeId: string;
-  nodeVersionId: string;
-  nodeType: string;
-  name: string;
-  version: string;
-  creationDate: string;
-  modificationDate: string;
-  nodeStatus: NodeStatus;
-  publishedNodeVersionId: string | null;
-  nodeSubType: string | null;
-  nodeSubTypeName: string | null;
-  userNodeSubType: string | null;
-  extensions: Record<string, unknown> | null;
-  deleted: boolean;
-  system: boolean;
-  locked: boolean;
-  referenceNumber: string | null;
+/**
+ * The stored working copy (or published copy) of a node: the §2.1 fields, where it sits, and who changed
+ * it. `fields` holds what its type has of its own (its kind's fields, e.g. a document's url).
+ */
+export const nodeSchema = z.object({
+  ...nodeFields,
   /** null for environments (they sit under the library itself). */
-  parentId: string | null;
+  parentId: nullableString,
   /** The environment the node belongs to (its own id for an environment). */
-  environmentId: string;
+  environmentId: z.string(),
   /** Every node above this one, the environment first and the parent last ([] for an environment). */
-  ancestorIds: string[];
-  richTextDescription: string | null;
-  documentType: DocumentType | null;
-  url: string | null;
-  fileInfo: FileInfo | null;
-  createdBy: string;
-  modifiedBy: string;
-  modifiedByName: string | null;
-  /** Environments only: nodeId of each system root, by its nodeType. */
-  systemRootIds?: Record<string, string>;
-}
-
-/** The fields of a stored node that spec §2.1 shows. */
-export const BASE_ELEMENT_FIELDS = [
-  'nodeId',
-  'nodeVersionId',
-  'nodeType',
-  'name',
-  'version',
-  'creationDate',
-  'modificationDate',
-  'nodeStatus',
-  'publishedNodeVersionId',
-  'nodeSubType',
-  'nodeSubTypeName',
-  'userNodeSubType',
-  'extensions',
-  'deleted',
-  'system',
-  'locked',
-  'referenceNumber',
-] as const satisfies readonly (keyof Node)[];
+  ancestorIds: z.array(z.string()),
+  richTextDescription: z._default(nullableString, null),
+  createdBy: z.string(),
+  modifiedBy: z.string(),
+  modifiedByName: nullableString,
+  fields: z._default(z.record(z.string(), z.unknown()), {}),
+});
+export type Node = z.output<typeof nodeSchema>;
 
 /** Spec §2.1 node, as create, retrieve, update and delete answer it. */
-export type BaseElement = { '@type': 'BaseElement'; favorite: boolean; editId?: string } & Pick<
-  Node,
-  (typeof BASE_ELEMENT_FIELDS)[number]
->;
+export const baseElementSchema = named(
+  z.strictObject({
+    '@type': z.literal('BaseElement'),
+    ...nodeFields,
+    favorite: z.boolean(),
+    editId: z.optional(z.string()),
+  }),
+  'BaseElement',
+);
+export type BaseElement = z.output<typeof baseElementSchema>;
 
-/** `detail=true` adds what a client needs to send the object back in an update. */
-export type DetailedElement = BaseElement & {
-  parent: { nodeId: string } | null;
-  richTextDescription: string | null;
-  documentType?: DocumentType | null;
-  url?: string | null;
-  fileInfo?: FileInfo | null;
-  /** Environments: where each facet keeps its items (nodeType of the root → nodeId). */
-  systemRoots?: Record<string, string>;
-};
+/** Spec §2.6 name element: an object named in another's answer. */
+export const nameElementSchema = z.strictObject({
+  '@type': z.literal('NameElement'),
+  name: z.string(),
+  nodeType: z.string(),
+  nodeId: z.string(),
+});
+export type NameElement = z.output<typeof nameElementSchema>;
+
+export const nameElement = (node: Pick<Node, 'name' | 'nodeType' | 'nodeId'>): NameElement => ({
+  '@type': 'NameElement',
+  name: node.name,
+  nodeType: node.nodeType,
+  nodeId: node.nodeId,
+});
 
 /** Identifiers are upper-case UUIDs, as in the spec's examples. */
 export function newId(): string {
@@ -126,26 +118,26 @@ export function etagOf(node: Pick<Node, 'nodeVersionId'>): string {
 }
 
 export function toBaseElement(node: Node): BaseElement {
-  const fields = Object.fromEntries(BASE_ELEMENT_FIELDS.map((field) => [field, node[field]]));
   return {
     '@type': 'BaseElement',
-    ...(fields as Pick<Node, (typeof BASE_ELEMENT_FIELDS)[number]>),
+    nodeId: node.nodeId,
+    nodeVersionId: node.nodeVersionId,
+    nodeType: node.nodeType,
+    name: node.name,
+    version: node.version,
+    creationDate: node.creationDate,
+    modificationDate: node.modificationDate,
+    nodeStatus: node.nodeStatus,
+    publishedNodeVersionId: node.publishedNodeVersionId,
+    nodeSubType: node.nodeSubType,
+    nodeSubTypeName: node.nodeSubTypeName,
+    userNodeSubType: node.userNodeSubType,
+    extensions: node.extensions,
+    deleted: node.deleted,
+    system: node.system,
+    locked: node.locked,
+    referenceNumber: node.referenceNumber,
     // Favourites are per user and arrive with the favourites feature; no node is anyone's yet.
     favorite: false,
   };
-}
-
-export function toDetailedElement(node: Node): DetailedElement {
-  const detailed: DetailedElement = {
-    ...toBaseElement(node),
-    parent: node.parentId ? { nodeId: node.parentId } : null,
-    richTextDescription: node.richTextDescription,
-  };
-  if (node.nodeType === 'DOCUMENT') {
-    detailed.documentType = node.documentType;
-    detailed.url = node.url;
-    detailed.fileInfo = node.fileInfo;
-  }
-  if (node.systemRootIds) detailed.systemRoots = node.systemRootIds;
-  return detailed;
 }

@@ -1,13 +1,20 @@
 /** Installation settings that only system administrators change (spec §5.6). */
 import * as z from 'zod/mini';
-import { named } from '#shared/domain/named.ts';
+import { named } from '#shared/domain/schema-parts.ts';
 
-export interface Settings {
+/** The settings as kept, with who changed them last. */
+export const settingsStoredSchema = z.object({
   /** Idle timeout of a session, minutes. */
-  sessionTimeoutMinutes: number;
+  sessionTimeoutMinutes: z.number(),
   /** Absolute lifetime of a token and its session, days. */
-  webTokenExpiresInDays: number;
-}
+  webTokenExpiresInDays: z.number(),
+  changedBy: z.optional(z.string()),
+  changedAt: z.optional(z.string()),
+});
+export type Settings = Pick<
+  z.output<typeof settingsStoredSchema>,
+  'sessionTimeoutMinutes' | 'webTokenExpiresInDays'
+>;
 
 export const SETTINGS_LIMITS = {
   SESSION_TIMEOUT: { min: 1, max: 1440 },

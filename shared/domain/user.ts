@@ -1,46 +1,54 @@
-/** Users, their sessions, and the principal shape of spec §2.6. */
-import type { Role } from './permissions.ts';
+/** Users, their sessions, and the principal shape of spec §2.6: what is stored, and what is shown. */
+import * as z from 'zod/mini';
+import { ROLES, type Role } from './permissions.ts';
+import { named, nullableString, pageOf, timestampSchema } from './schema-parts.ts';
 
-export type UserStatus = 'ACTIVE' | 'DISABLED';
-
-export interface User {
-  principalId: string;
-  username: string;
-  name: string;
-  firstName: string | null;
-  middleName: string | null;
-  lastName: string | null;
-  phone: string | null;
-  email: string | null;
-  /** PHC-style scrypt string; never leaves the data layer in a response. */
-  passwordHash: string;
-  systemAdmin: boolean;
-  status: UserStatus;
-  createdAt: string;
-  /** Roles granted to this user, by the nodeId of the environment or folder they were granted on. */
-  grants: Record<string, Role>;
-  /** Sessions valid before this instant have ended (set when the password changes). */
-  sessionsValidFrom?: string;
-}
-
-export interface Session {
-  sessionId: string;
-  principalId: string;
-  createdAt: string;
-  lastSeenAt: string;
-  /** Absolute end of the session (WEBTOKEN_EXPIRES_IN after login). */
-  expiresAt: string;
-  userAgent: string | null;
-  sourceIp: string | null;
-  /** When the session was last (re)confirmed: its creation, or the password change made in it. */
-  validFrom?: string;
-}
+export const USER_STATUSES = ['ACTIVE', 'DISABLED'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+export const roleSchema = z.enum(ROLES);
 
 /** Spec §2.6 principal: the public fields of a user. */
-export type Principal = Pick<
-  User,
-  'principalId' | 'username' | 'name' | 'firstName' | 'middleName' | 'lastName' | 'phone' | 'email'
->;
+export const principalSchema = z.strictObject({
+  principalId: z.string(),
+  username: z.string(),
+  name: z.string(),
+  firstName: nullableString,
+  middleName: nullableString,
+  lastName: nullableString,
+  phone: nullableString,
+  email: nullableString,
+});
+export type Principal = z.output<typeof principalSchema>;
+
+/** A user as stored. */
+export const userSchema = z.object({
+  ...principalSchema.shape,
+  /** PHC-style scrypt string; never leaves the data layer in a response. */
+  passwordHash: z.string(),
+  systemAdmin: z.boolean(),
+  status: z.enum(USER_STATUSES),
+  createdAt: z.string(),
+  /** Roles granted to this user, by the nodeId of the environment or folder they were granted on. */
+  grants: z._default(z.record(z.string(), roleSchema), {}),
+  /** Sessions valid before this instant have ended (set when the password changes). */
+  sessionsValidFrom: z.optional(z.string()),
+});
+export type User = z.output<typeof userSchema>;
+
+/** A server-side session, as stored. */
+export const sessionSchema = z.object({
+  sessionId: z.string(),
+  principalId: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  /** Absolute end of the session (WEBTOKEN_EXPIRES_IN after login). */
+  expiresAt: z.string(),
+  userAgent: nullableString,
+  sourceIp: nullableString,
+  /** When the session was last (re)confirmed: its creation, or the password change made in it. */
+  validFrom: z.optional(z.string()),
+});
+export type Session = z.output<typeof sessionSchema>;
 
 /** Who is calling: the user behind a verified token and a live session. */
 export interface Caller {
@@ -62,3 +70,53 @@ export function toPrincipal(user: User): Principal {
     email: user.email,
   };
 }
+
+/** A user as administrators see it: the principal, roles and status; never the password hash. */
+export const userViewSchema = named(
+  z.extend(principalSchema, {
+    roles: z.array(z.string()),
+    grants: z.array(z.strictObject({ nodeId: z.string(), role: roleSchema })),
+    status: z.enum(USER_STATUSES),
+    createdAt: timestampSchema,
+  }),
+  'User',
+);
+export type UserView = z.output<typeof userViewSchema>;
+export const usersPageSchema = named(pageOf(userViewSchema), 'UsersPage');
+
+export function toUserView(user: User): UserView {
+  return {
+    ...toPrincipal(user),
+    roles: user.systemAdmin ? ['SYSTEM_ADMINISTRATOR'] : [],
+    grants: Object.entries(user.grants).map(([nodeId, role]) => ({ nodeId, role })),
+    status: user.status,
+    createdAt: user.createdAt,
+  };
+}
+
+/** A session in the administrators' list. */
+export const sessionViewSchema = z.strictObject({
+  sessionId: z.string(),
+  user: z.nullable(principalSchema),
+  createdAt: timestampSchema,
+  lastSeenAt: timestampSchema,
+  expiresAt: timestampSchema,
+  userAgent: nullableString,
+  sourceIp: nullableString,
+});
+export type SessionView = z.output<typeof sessionViewSchema>;
+export const sessionsPageSchema = named(pageOf(sessionViewSchema), 'SessionsPage');
+
+/** A role granted on a node, as stored under the node and answered. */
+export const grantSchema = named(
+  z.strictObject({
+    nodeId: z.string(),
+    principalId: z.string(),
+    role: roleSchema,
+    grantedBy: z.string(),
+    grantedAt: timestampSchema,
+  }),
+  'Grant',
+);
+export type GrantRecord = z.output<typeof grantSchema>;
+export const grantsSchema = z.array(grantSchema);

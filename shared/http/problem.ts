@@ -1,6 +1,32 @@
 /** RFC 9457 problem+json responses: the one mapping from domain errors to HTTP. */
+import * as z from 'zod/mini';
 import { DomainError, type ErrorKind } from '#shared/domain/errors.ts';
+import { named } from '#shared/domain/schema-parts.ts';
 import type { HttpResult } from './types.ts';
+
+/** RFC 9457 problem details; some codes add members (e.g. currentNodeVersionId, allowedMethods). */
+export const problemSchema = named(
+  z.looseObject({
+    type: z.string(),
+    title: z.string(),
+    status: z.int(),
+    detail: z.string(),
+    code: z.string(),
+    instance: z.string(),
+    requestId: z.string(),
+    errors: z.optional(
+      z.array(
+        z.strictObject({
+          in: z.enum(['body', 'query', 'path', 'header']),
+          path: z.string(),
+          rule: z.string(),
+          message: z.string(),
+        }),
+      ),
+    ),
+  }),
+  'Problem',
+);
 
 const PROBLEM_BASE = 'https://content-repository.dev/problems/';
 

@@ -12,21 +12,14 @@ import {
   actionSeenBy,
   type CreateActionsPayload,
   type MyActionsQuery,
-  type NameElement,
   type StoredAction,
 } from '#shared/domain/action.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
-import { type Node, newId, timestamp } from '#shared/domain/node.ts';
+import { type Node, nameElement, newId, timestamp } from '#shared/domain/node.ts';
 import { can } from '#shared/domain/permissions.ts';
 import { type Caller, toPrincipal, type User } from '#shared/domain/user.ts';
 import { type Page, pageOf } from './paging.ts';
 
-const nameElement = (node: Node): NameElement => ({
-  '@type': 'NameElement',
-  name: node.name,
-  nodeType: node.nodeType,
-  nodeId: node.nodeId,
-});
 const actionNotFound = (actionId: string) => new NotFoundError('ACTION_NOT_FOUND', `No action ${actionId}`);
 
 /** A user as a caller, to ask what they may do. */

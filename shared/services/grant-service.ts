@@ -1,16 +1,10 @@
 /** Roles on environments and folders: granted and revoked by system administrators and environment admins. */
 import { findNode } from '#shared/data/node-repository.ts';
-import {
-  deleteGrant,
-  findUser,
-  type GrantRecord,
-  listGrantsOn,
-  putGrant,
-} from '#shared/data/user-repository.ts';
+import { deleteGrant, findUser, listGrantsOn, putGrant } from '#shared/data/user-repository.ts';
 import { BadRequestError, ForbiddenError, NotFoundError } from '#shared/domain/errors.ts';
 import type { Node } from '#shared/domain/node.ts';
 import { can, GRANTABLE_NODE_TYPES, type Role } from '#shared/domain/permissions.ts';
-import type { Caller } from '#shared/domain/user.ts';
+import type { Caller, GrantRecord } from '#shared/domain/user.ts';
 
 async function grantableNode(caller: Caller, nodeId: string): Promise<Node> {
   const node = await findNode(nodeId);

@@ -22,7 +22,14 @@ import {
   VersionConflictError,
 } from '#shared/domain/errors.ts';
 import { etagOf, FIRST_VERSION, type Node, newId, nextMinorVersion, timestamp } from '#shared/domain/node.ts';
-import type { CreateNodePayload, UpdateNodePayload } from '#shared/domain/node-payloads.ts';
+import { systemRootIdsOf } from '#shared/domain/node-kinds/containers.ts';
+import {
+  type CreateNodePayload,
+  payloadErrors,
+  type SettableFields,
+  settableFields,
+  type UpdateNodePayload,
+} from '#shared/domain/node-payloads.ts';
 import {
   NODE_TYPES,
   type NodeTypeDefinition,
@@ -33,18 +40,16 @@ import {
 import { can } from '#shared/domain/permissions.ts';
 import { ifMatchAllows } from '#shared/domain/preconditions.ts';
 import type { Caller } from '#shared/domain/user.ts';
-import { checkDocumentFields, checkPayloadType } from './node-payload-rules.ts';
 
 const notFound = (nodeId: string) => new NotFoundError('NODE_NOT_FOUND', `No object with nodeId ${nodeId}`);
 
 function newNode(
   caller: Caller,
-  fields: Pick<Node, 'nodeType' | 'name' | 'parentId' | 'environmentId' | 'ancestorIds'> & Partial<Node>,
+  placed: Pick<Node, 'nodeType' | 'name' | 'parentId' | 'environmentId' | 'ancestorIds'> & Partial<Node>,
   at: string,
 ): Node {
-  const nodeId = fields.nodeId ?? newId();
   return {
-    nodeId,
+    nodeId: newId(),
     nodeVersionId: newId(),
     version: FIRST_VERSION,
     creationDate: at,
@@ -60,32 +65,24 @@ function newNode(
     locked: false,
     referenceNumber: null,
     richTextDescription: null,
-    documentType: null,
-    url: null,
-    fileInfo: null,
+    fields: {},
     createdBy: caller.principal.principalId,
     modifiedBy: caller.principal.principalId,
     modifiedByName: caller.principal.name,
-    ...fields,
+    ...placed,
   };
 }
 
-/** The client-settable fields of a payload, with absent optional fields cleared (full-structure update). */
-function settableFields(payload: CreateNodePayload | UpdateNodePayload) {
-  return {
-    name: payload.name.trim(),
-    referenceNumber: payload.referenceNumber ?? null,
-    richTextDescription: payload.richTextDescription ?? null,
-    extensions: payload.extensions ?? null,
-    documentType: payload.documentType ?? null,
-    url: payload.url ?? null,
-    fileInfo: payload.fileInfo ?? null,
-  };
-}
-
-function checkPayload(payload: CreateNodePayload | UpdateNodePayload, definition: NodeTypeDefinition): void {
-  const errors = [...checkPayloadType(payload, definition), ...checkDocumentFields(payload, definition)];
+/** The fields a payload sets, checked against the rules of its type. */
+function checkedFields(
+  payload: CreateNodePayload | UpdateNodePayload,
+  definition: NodeTypeDefinition,
+  current?: Node,
+): SettableFields {
+  const settable = settableFields(payload, definition.kind, current);
+  const errors = payloadErrors(payload, definition, settable.fields);
   if (errors.length > 0) throw new ValidationError(errors);
+  return settable;
 }
 
 export async function createNode(caller: Caller, payload: CreateNodePayload): Promise<Node> {
@@ -105,9 +102,9 @@ export async function createNode(caller: Caller, payload: CreateNodePayload): Pr
       ],
     );
   }
-  checkPayload(payload, definition);
+  const settable = checkedFields(payload, definition);
   const at = timestamp();
-  if (definition.nodeType === 'ENVIRONMENT') return createEnvironment(caller, payload, at);
+  if (definition.nodeType === 'ENVIRONMENT') return createEnvironment(caller, payload, settable, at);
 
   const parentId = payload.parent?.nodeId;
   if (!parentId) {
@@ -131,7 +128,7 @@ export async function createNode(caller: Caller, payload: CreateNodePayload): Pr
       parentId: parent.nodeId,
       environmentId: parent.environmentId,
       ancestorIds: [...(parent.ancestorIds ?? []), parent.nodeId],
-      ...settableFields(payload),
+      ...settable,
     },
     at,
   );
@@ -168,7 +165,7 @@ async function resolveParent(
   let parent = await findNode(parentId);
   // A parent the caller may not read does not exist for them.
   if (!parent || parent.deleted || !can(caller, parent, 'read')) throw parentNotFound(parentId);
-  const rootIds = parent.nodeType === 'ENVIRONMENT' ? parent.systemRootIds : undefined;
+  const rootIds = parent.nodeType === 'ENVIRONMENT' ? systemRootIdsOf(parent.fields) : undefined;
   const rootId = rootIds && definition.parents.map((type) => rootIds[type]).find(Boolean);
   if (rootId && !definition.parents.includes('ENVIRONMENT')) {
     parent = await findNode(rootId);
@@ -192,7 +189,12 @@ async function resolveParent(
   return parent;
 }
 
-async function createEnvironment(caller: Caller, payload: CreateNodePayload, at: string): Promise<Node> {
+async function createEnvironment(
+  caller: Caller,
+  payload: CreateNodePayload,
+  settable: SettableFields,
+  at: string,
+): Promise<Node> {
   if (!caller.systemAdmin) throw new ForbiddenError('Only system administrators create environments');
   if (payload.parent) {
     throw new ValidationError([
@@ -213,7 +215,7 @@ async function createEnvironment(caller: Caller, payload: CreateNodePayload, at:
       parentId: null,
       environmentId,
       ancestorIds: [],
-      ...settableFields(payload),
+      ...settable,
     },
     at,
   );
@@ -231,7 +233,9 @@ async function createEnvironment(caller: Caller, payload: CreateNodePayload, at:
       at,
     ),
   );
-  environment.systemRootIds = Object.fromEntries(roots.map((root) => [root.nodeType, root.nodeId]));
+  environment.fields = {
+    systemRootIds: Object.fromEntries(roots.map((root) => [root.nodeType, root.nodeId])),
+  };
   await commitNodeWrites([environment, ...roots].map((node) => ({ kind: 'create', node })));
   return environment;
 }
@@ -315,7 +319,7 @@ export async function updateNode(
       },
     ]);
   }
-  checkPayload(payload, definition);
+  const settable = checkedFields(payload, definition, current);
   const sentParent = payload.parent?.nodeId;
   if (sentParent !== undefined && sentParent !== current.parentId) {
     throw new BadRequestError('MOVE_NOT_SUPPORTED', 'An update cannot move an object to another parent', [
@@ -330,7 +334,7 @@ export async function updateNode(
   if (current.system && payload.name.trim() !== current.name) {
     throw new ConflictError('SYSTEM_NODE_PROTECTED', 'System nodes keep the name they were created with');
   }
-  const updated: Node = { ...nextVersionOf(current, caller, timestamp()), ...settableFields(payload) };
+  const updated: Node = { ...nextVersionOf(current, caller, timestamp()), ...settable };
   try {
     await commitNodeWrites([
       {

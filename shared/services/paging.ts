@@ -1,12 +1,7 @@
 /** Page-number paging of small, fully read collections (users, sessions, grants). */
-export interface Page<T> {
-  totalRecords: number;
-  sortKey: string;
-  order: 'ASC' | 'DESC';
-  pageSize: number;
-  currentPage: number;
-  results: T[];
-}
+import type { Page } from '#shared/domain/schema-parts.ts';
+
+export type { Page };
 
 /** Which page of a collection a caller asks for (defaults: 50 per page, the first). */
 export interface PageRequest {

@@ -2,19 +2,9 @@
 import { deleteSession, findSession, listSessions } from '#shared/data/session-repository.ts';
 import { listUsers } from '#shared/data/user-repository.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
-import { type Caller, type Principal, toPrincipal } from '#shared/domain/user.ts';
+import { type Caller, type SessionView, toPrincipal } from '#shared/domain/user.ts';
 import { type Page, type PageRequest, pageOf } from './paging.ts';
 import { requireSystemAdmin } from './require-system-admin.ts';
-
-export interface SessionView {
-  sessionId: string;
-  user: Principal | null;
-  createdAt: string;
-  lastSeenAt: string;
-  expiresAt: string;
-  userAgent: string | null;
-  sourceIp: string | null;
-}
 
 export async function sessionsPage(caller: Caller, query: PageRequest): Promise<Page<SessionView>> {
   requireSystemAdmin(caller);

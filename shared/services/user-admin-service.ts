@@ -4,28 +4,10 @@ import { confirmSession, deleteSessionsOf } from '#shared/data/session-repositor
 import { createUser, findUser, listUsers, saveUser } from '#shared/data/user-repository.ts';
 import { ConflictError, NotFoundError, UnauthenticatedError } from '#shared/domain/errors.ts';
 import { newId, timestamp } from '#shared/domain/node.ts';
-import { type Caller, type Principal, toPrincipal, type User, type UserStatus } from '#shared/domain/user.ts';
+import { type Caller, toUserView, type User, type UserView } from '#shared/domain/user.ts';
 import type { CreateUserPayload, UpdateUserPayload } from '#shared/domain/user-payloads.ts';
 import { type Page, type PageRequest, pageOf } from './paging.ts';
 import { requireSystemAdmin } from './require-system-admin.ts';
-
-/** A user as administrators see it: the principal, roles and status; never the password hash. */
-export interface UserView extends Principal {
-  roles: string[];
-  grants: { nodeId: string; role: string }[];
-  status: UserStatus;
-  createdAt: string;
-}
-
-export function toUserView(user: User): UserView {
-  return {
-    ...toPrincipal(user),
-    roles: user.systemAdmin ? ['SYSTEM_ADMINISTRATOR'] : [],
-    grants: Object.entries(user.grants ?? {}).map(([nodeId, role]) => ({ nodeId, role })),
-    status: user.status,
-    createdAt: user.createdAt,
-  };
-}
 
 export async function usersPage(caller: Caller, query: PageRequest): Promise<Page<UserView>> {
   requireSystemAdmin(caller);

@@ -1,6 +1,12 @@
 /** Actions (spec §2.6, §4.8): tasks assigned to users about objects. */
 import * as z from 'zod/mini';
-import { createActionsPayloadSchema, dateSchema } from '#shared/domain/action.ts';
+import {
+  actionSchema,
+  actionsPageSchema,
+  actionsSchema,
+  createActionsPayloadSchema,
+  dateSchema,
+} from '#shared/domain/action.ts';
 import { uuidSchema } from '#shared/domain/node-payloads.ts';
 import { REQUEST_EXAMPLES } from '../examples.ts';
 import {
@@ -13,7 +19,6 @@ import {
   problem,
 } from '../operation.ts';
 import { pageQuerySchema } from '../params.ts';
-import { actionSchema, actionsPageSchema, actionsSchema } from '../response-schemas.ts';
 
 const actionPathSchema = z.strictObject({ actionId: uuidSchema });
 

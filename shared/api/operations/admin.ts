@@ -2,6 +2,7 @@
 import * as z from 'zod/mini';
 import { uuidSchema } from '#shared/domain/node-payloads.ts';
 import { settingsSchema } from '#shared/domain/settings.ts';
+import { sessionsPageSchema, usersPageSchema, userViewSchema } from '#shared/domain/user.ts';
 import { createUserPayloadSchema, updateUserPayloadSchema } from '#shared/domain/user-payloads.ts';
 import { REQUEST_EXAMPLES } from '../examples.ts';
 import {
@@ -13,7 +14,6 @@ import {
   problem,
 } from '../operation.ts';
 import { pageQuerySchema } from '../params.ts';
-import { sessionsPageSchema, usersPageSchema, userViewSchema } from '../response-schemas.ts';
 
 const NOT_ADMIN = problem('Not a system administrator');
 

@@ -2,6 +2,7 @@
 import * as z from 'zod/mini';
 import { grantPayloadSchema } from '#shared/domain/grant-payloads.ts';
 import { nodeIdSchema, uuidSchema } from '#shared/domain/node-payloads.ts';
+import { grantSchema, grantsSchema } from '#shared/domain/user.ts';
 import { REQUEST_EXAMPLES } from '../examples.ts';
 import {
   API_PREFIX,
@@ -12,7 +13,6 @@ import {
   problem,
 } from '../operation.ts';
 import { nodePathSchema } from '../params.ts';
-import { grantSchema, grantsSchema } from '../response-schemas.ts';
 
 const grantPathSchema = z.strictObject({ nodeId: nodeIdSchema, principalId: uuidSchema });
 const NOT_ENVIRONMENT_ADMIN = problem('Needs the environment admin role');

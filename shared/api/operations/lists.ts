@@ -1,12 +1,13 @@
 /** The lists: everything readable, a node's children, and the per-type lists of spec §4.7. */
 import * as z from 'zod/mini';
+import { analyzerPageSchema, maturityPageSchema } from '#shared/domain/governance.ts';
+import { listPageSchema } from '#shared/domain/list-element.ts';
 import { MAX_PAGE_SIZE, SORT_KEYS } from '#shared/domain/list-query.ts';
 import { uuidSchema } from '#shared/domain/node-payloads.ts';
 import { NODE_TYPE_NAMES } from '#shared/domain/node-types.ts';
 import { TYPED_LISTS } from '#shared/domain/typed-lists.ts';
 import { API_PREFIX, AUTHENTICATED_PROBLEMS, authenticated, defineOperation, problem } from '../operation.ts';
 import { booleanParam, positiveIntParam } from '../params.ts';
-import { analyzerPageSchema, listPageSchema, maturityPageSchema } from '../response-schemas.ts';
 
 /**
  * `nodeType` may repeat (`?nodeType=ROLE&nodeType=ASSET`); the gateway joins repeats with commas. A pattern

@@ -1,5 +1,7 @@
 /** Objects of every type: create, retrieve (also per type), update, delete. */
 import * as z from 'zod/mini';
+import { baseElementSchema } from '#shared/domain/node.ts';
+import { deletedNodesSchema, retrievedNodeSchema, typedElementSchema } from '#shared/domain/node-elements.ts';
 import {
   createNodePayloadSchema,
   deleteNodePayloadSchema,
@@ -18,12 +20,6 @@ import {
   problem,
 } from '../operation.ts';
 import { draftQuerySchema, flagParam, nodePathSchema } from '../params.ts';
-import {
-  baseElementSchema,
-  deletedNodesSchema,
-  retrievedNodeSchema,
-  typedElementSchema,
-} from '../response-schemas.ts';
 
 export const createNode = defineOperation({
   name: 'createNode',

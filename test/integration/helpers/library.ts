@@ -1,4 +1,5 @@
 /** Builders for the objects integration tests create. */
+import { nodeTypeDefinition } from '#shared/domain/node-types.ts';
 import type { ApiClient } from './test-stack.ts';
 
 export async function defaultEnvironmentId(api: ApiClient, token: string): Promise<string> {
@@ -34,67 +35,34 @@ export const urlDocument = (
   url,
 });
 
-/** Creates an object of `nodeType` in an environment, with whatever folders or parents it needs. */
+/** Fields an object of `nodeType` needs beyond the common ones. */
+const TYPE_FIELDS: Record<string, Record<string, unknown>> = {
+  DOCUMENT: { documentType: 'URL', url: 'https://example.com/doc' },
+};
+
+/**
+ * Creates an object of `nodeType` in an environment (a new environment for ENVIRONMENT), with whatever
+ * parents it needs, read from the node-type catalogue; `extra` adds fields to its payload.
+ */
 export async function createOfType(
   api: ApiClient,
   token: string,
   environmentId: string,
   nodeType: string,
   name = `A ${nodeType}`,
+  extra: Record<string, unknown> = {},
 ): Promise<any> {
-  const under = async (
-    parentId: string,
-    type: string,
-    payloadType: string,
-    extra: Record<string, unknown> = {},
-  ) =>
-    createNode(api, token, {
-      parent: { nodeId: parentId },
-      '@type': payloadType,
-      nodeType: type,
-      name,
-      ...extra,
-    });
-  switch (nodeType) {
-    case 'DOCUMENT':
-      return under(
-        (await createNode(api, token, folder(environmentId, `${name} folder`))).nodeId,
-        'DOCUMENT',
-        'Document',
-        {
-          documentType: 'URL',
-          url: 'https://example.com/doc',
-        },
-      );
-    case 'PROCESS': {
-      const set = await createNode(api, token, {
-        parent: { nodeId: environmentId },
-        '@type': 'NodeElement',
-        nodeType: 'PROCESS_SET',
-        name: `${name} folder`,
-      });
-      return under(set.nodeId, 'PROCESS', 'Process');
-    }
-    case 'ATTRIBUTE': {
-      const entity = await createOfType(api, token, environmentId, 'ENTITY', `${name} entity`);
-      return under(entity.nodeId, 'ATTRIBUTE', 'Attribute');
-    }
-    default: {
-      const payloadType = {
-        CAPABILITY: 'Capability',
-        POST: 'Post',
-        CONTROL: 'Control',
-        TERM: 'Term',
-        ENTITY: 'Entity',
-        ASSET: 'Asset',
-        RESOURCE: 'Resource',
-        ROLE: 'Role',
-        INDICATOR: 'Indicator',
-        RISK: 'Risk',
-        RULE: 'Rule',
-      }[nodeType];
-      if (!payloadType) throw new Error(`createOfType: no recipe for ${nodeType}`);
-      return under(environmentId, nodeType, payloadType);
-    }
-  }
+  const definition = nodeTypeDefinition(nodeType);
+  if (!definition) throw new Error(`createOfType: ${nodeType} is not catalogued`);
+  const payload = { '@type': definition.payloadType, nodeType, name, ...TYPE_FIELDS[nodeType], ...extra };
+  if (nodeType === 'ENVIRONMENT') return createNode(api, token, payload);
+  // Under the environment itself, or (for items kept under a system root) the environment standing for it.
+  const direct = definition.parents.some(
+    (type) => type === 'ENVIRONMENT' || nodeTypeDefinition(type)?.systemRoot,
+  );
+  const parentId = direct
+    ? environmentId
+    : (await createOfType(api, token, environmentId, definition.parents[0] as string, `${name} parent`))
+        .nodeId;
+  return createNode(api, token, { parent: { nodeId: parentId }, ...payload });
 }

@@ -7,19 +7,26 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { nodes, sessions, users } from '#shared/data/entities.ts';
 import { findLiveChildren, findNode } from '#shared/data/node-repository.ts';
 import { findSessionWithUser, touchSession } from '#shared/data/session-repository.ts';
 import { findUserByUsername } from '#shared/data/user-repository.ts';
+import { sampleNode } from '../../fixtures/nodes.ts';
+import { sampleSession, sampleUser } from '../../fixtures/users.ts';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 beforeEach(() => ddb.reset());
 
 describe('node repository', () => {
-  it('reads a node by key, strongly consistent, and strips the key attributes', async () => {
-    ddb.on(GetCommand).resolves({
-      Item: { PK: 'NODE#N1', SK: 'PUBLISHED', lpP: 'P#X', lsI: 'N1', entity: 'Node', nodeId: 'N1' },
+  it('reads a node by key, strongly consistent, without its item-only attributes', async () => {
+    const node = sampleNode();
+    ddb.on(GetCommand).resolves({ Item: nodes.toItem(node) });
+    expect(nodes.toItem(node)).toMatchObject({
+      PK: `NODE#${node.nodeId}`,
+      lpP: expect.any(String),
+      url: node.fields.url,
     });
-    expect(await findNode('N1', 'PUBLISHED')).toEqual({ nodeId: 'N1' });
+    expect(await findNode('N1', 'PUBLISHED')).toEqual(node);
     expect(ddb.commandCalls(GetCommand)[0]?.args[0].input).toEqual({
       TableName: 'unit-test-table',
       Key: { PK: 'NODE#N1', SK: 'PUBLISHED' },
@@ -35,11 +42,11 @@ describe('node repository', () => {
   it('reads live children from the parent’s child records across pages, then the children by key', async () => {
     ddb
       .on(QueryCommand)
-      .resolvesOnce({ Items: [{ childId: 'C1' }], LastEvaluatedKey: { PK: 'x' } })
-      .resolvesOnce({ Items: [{ childId: 'C2' }] });
+      .resolvesOnce({ Items: [{ childId: 'C1', nodeType: 'DOCUMENT' }], LastEvaluatedKey: { PK: 'x' } })
+      .resolvesOnce({ Items: [{ childId: 'C2', nodeType: 'DOCUMENT' }] });
     const children = [
-      { PK: 'NODE#C1', SK: 'DRAFT', nodeId: 'C1', deleted: false },
-      { PK: 'NODE#C2', SK: 'DRAFT', nodeId: 'C2', deleted: true },
+      nodes.toItem(sampleNode({ nodeId: 'C1' })),
+      nodes.toItem(sampleNode({ nodeId: 'C2', deleted: true })),
     ];
     ddb.on(BatchGetCommand).resolves({ Responses: { 'unit-test-table': children } });
     expect((await findLiveChildren('P1')).map((n) => n.nodeId)).toEqual(['C1']);
@@ -56,15 +63,12 @@ describe('session repository', () => {
   it('reads session and user in one consistent BatchGet', async () => {
     ddb.on(BatchGetCommand).resolves({
       Responses: {
-        'unit-test-table': [
-          { PK: 'USER#U1', SK: 'PROFILE', principalId: 'U1', username: 'ann' },
-          { PK: 'SESSION#S1', SK: 'SESSION', GSI1PK: 'USER_SESSIONS#U1', sessionId: 'S1', expiresAtEpoch: 1 },
-        ],
+        'unit-test-table': [users.toItem(sampleUser()), sessions.toItem(sampleSession())],
       },
     });
     const { session, user } = await findSessionWithUser('S1', 'U1');
-    expect(session).toEqual({ sessionId: 'S1' });
-    expect(user).toEqual({ principalId: 'U1', username: 'ann', grants: {} });
+    expect(session).toEqual(sampleSession());
+    expect(user).toEqual(sampleUser());
     expect(ddb.commandCalls(BatchGetCommand)[0]?.args[0].input).toEqual({
       RequestItems: {
         'unit-test-table': {
@@ -96,9 +100,7 @@ describe('user repository', () => {
       .on(GetCommand, { Key: { PK: 'USERNAME#ann', SK: 'USERNAME' } })
       .resolves({ Item: { principalId: 'U1' } })
       .on(GetCommand, { Key: { PK: 'USER#U1', SK: 'PROFILE' } })
-      .resolves({
-        Item: { PK: 'USER#U1', SK: 'PROFILE', entity: 'User', principalId: 'U1', username: 'Ann' },
-      });
-    expect(await findUserByUsername('ANN')).toEqual({ principalId: 'U1', username: 'Ann', grants: {} });
+      .resolves({ Item: users.toItem(sampleUser({ username: 'Ann' })) });
+    expect(await findUserByUsername('ANN')).toEqual(sampleUser({ username: 'Ann' }));
   });
 });

@@ -7,8 +7,8 @@ import {
   nextMinorVersion,
   timestamp,
   toBaseElement,
-  toDetailedElement,
 } from '#shared/domain/node.ts';
+import { toDetailedElement } from '#shared/domain/node-elements.ts';
 import { sampleNode } from '../../fixtures/nodes.ts';
 
 describe('versions', () => {
@@ -74,7 +74,7 @@ describe('representations', () => {
       documentType: 'URL',
       url: 'https://example.com/travel',
     });
-    const folder = toDetailedElement(sampleNode({ nodeType: 'DOCUMENT_SET', documentType: null, url: null }));
+    const folder = toDetailedElement(sampleNode({ nodeType: 'DOCUMENT_SET', fields: {} }));
     expect(folder).not.toHaveProperty('url');
     expect(toDetailedElement(sampleNode({ parentId: null })).parent).toBeNull();
   });

@@ -2,7 +2,10 @@
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { sessions, users } from '#shared/data/entities.ts';
 import { UnauthenticatedError } from '#shared/domain/errors.ts';
+import type { Session, User } from '#shared/domain/user.ts';
+import { sampleSession, sampleUser } from '../../fixtures/users.ts';
 
 vi.mock('#shared/auth/access-tokens.ts', () => ({
   verifyAccessToken: async () => ({
@@ -19,32 +22,10 @@ const { authenticate } = await import('#shared/services/auth-service.ts');
 const ddb = mockClient(DynamoDBDocumentClient);
 const now = new Date('2026-11-22T12:00:00.000Z');
 
-function store(session: Record<string, unknown>, user: Record<string, unknown>) {
+function store(session: Partial<Session>, user: Partial<User>) {
   ddb.on(BatchGetCommand).resolves({
     Responses: {
-      'unit-test-table': [
-        {
-          PK: 'SESSION#S1',
-          SK: 'SESSION',
-          sessionId: 'S1',
-          principalId: 'U1',
-          createdAt: '2026-11-22T11:00:00.000Z',
-          lastSeenAt: '2026-11-22T11:59:30.000Z',
-          expiresAt: '2026-11-23T11:00:00.000Z',
-          ...session,
-        },
-        {
-          PK: 'USER#U1',
-          SK: 'PROFILE',
-          principalId: 'U1',
-          username: 'ann',
-          name: 'Ann',
-          status: 'ACTIVE',
-          systemAdmin: false,
-          grants: {},
-          ...user,
-        },
-      ],
+      'unit-test-table': [sessions.toItem(sampleSession(session)), users.toItem(sampleUser(user))],
     },
   });
 }

@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { nodes } from '#shared/data/entities.ts';
 import { ForbiddenError, NotFoundError } from '#shared/domain/errors.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { createNode, deleteNode } from '#shared/services/node-service.ts';
@@ -46,10 +47,9 @@ describe('environments', () => {
       nodeType: 'ENVIRONMENT',
       parentId: null,
       ancestorIds: [],
-      documentType: null,
-      url: null,
+      fields: {},
     });
-    ddb.on(GetCommand).resolves({ Item: { PK: `NODE#${environment.nodeId}`, SK: 'DRAFT', ...environment } });
+    ddb.on(GetCommand).resolves({ Item: nodes.toItem(environment) });
     const environmentAdmin = { ...editor, grants: { [environment.nodeId]: 'ENVIRONMENT_ADMIN' as const } };
     await expect(deleteNode(environmentAdmin, environment.nodeId, undefined)).rejects.toBeInstanceOf(
       ForbiddenError,
@@ -67,23 +67,22 @@ describe('deleting a subtree', () => {
     const folder = sampleNode({
       nodeId: 'F0000000-0000-4000-8000-000000000001',
       nodeType: 'DOCUMENT_SET',
-      documentType: null,
-      url: null,
+      fields: {},
     });
     const child = sampleNode({
       nodeId: 'C1000000-0000-4000-8000-000000000001',
       parentId: folder.nodeId,
       ancestorIds: [...folder.ancestorIds, folder.nodeId],
     });
-    ddb.on(GetCommand).resolves({ Item: { PK: `NODE#${folder.nodeId}`, SK: 'DRAFT', ...folder } });
+    ddb.on(GetCommand).resolves({ Item: nodes.toItem(folder) });
     ddb
       .on(QueryCommand, {
         ExpressionAttributeValues: { ':pk': `NODE#${folder.nodeId}`, ':prefix': 'CHILD#' },
       })
-      .resolves({ Items: [{ childId: child.nodeId }] })
+      .resolves({ Items: [{ childId: child.nodeId, nodeType: child.nodeType }] })
       .on(QueryCommand, { ExpressionAttributeValues: { ':pk': `NODE#${child.nodeId}`, ':prefix': 'CHILD#' } })
       .resolves({ Items: [] });
-    const childItems = [{ PK: `NODE#${child.nodeId}`, SK: 'DRAFT', ...child }];
+    const childItems = [nodes.toItem(child)];
     ddb.on(BatchGetCommand).resolves({ Responses: { 'unit-test-table': childItems } });
     ddb.on(TransactWriteCommand).resolves({});
 
@@ -106,7 +105,7 @@ describe('deleting a subtree', () => {
 
   it('splits a subtree of large objects over transactions that stay under DynamoDB’s 4 MB', async () => {
     const admin: Caller = { ...editor, systemAdmin: true };
-    const folder = sampleNode({ nodeId: 'F1', nodeType: 'DOCUMENT_SET', documentType: null, url: null });
+    const folder = sampleNode({ nodeId: 'F1', nodeType: 'DOCUMENT_SET', fields: {} });
     // 30 documents with a 200 KB description each: 6 MB in all, far under 100 items.
     const description = `<p>${'x'.repeat(200_000)}</p>`;
     const children = Array.from({ length: 30 }, (_, i) =>
@@ -117,9 +116,9 @@ describe('deleting a subtree', () => {
         richTextDescription: description,
       }),
     );
-    const folderItem = { PK: 'NODE#F1', SK: 'DRAFT', ...folder };
-    const childLinks = { Items: children.map((c) => ({ childId: c.nodeId })) };
-    const childItems = children.map((c) => ({ PK: `NODE#${c.nodeId}`, SK: 'DRAFT', ...c }));
+    const folderItem = nodes.toItem(folder);
+    const childLinks = { Items: children.map((c) => ({ childId: c.nodeId, nodeType: c.nodeType })) };
+    const childItems = children.map((c) => nodes.toItem(c));
     ddb.on(GetCommand).resolves({ Item: folderItem });
     ddb.on(QueryCommand).resolves({ Items: [] });
     ddb

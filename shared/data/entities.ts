@@ -1,0 +1,121 @@
+/**
+ * Every kind of item of the single table, described once: what it holds, its keys and index keys. Which
+ * key serves which query is in table-schema.ts; repositories read and write items through these.
+ */
+import * as z from 'zod/mini';
+import { storedActionSchema } from '#shared/domain/action.ts';
+import { type Node, nodeSchema } from '#shared/domain/node.ts';
+import { kindOf } from '#shared/domain/node-types.ts';
+import { settingsStoredSchema } from '#shared/domain/settings.ts';
+import { grantSchema, sessionSchema, userSchema } from '#shared/domain/user.ts';
+import { defineEntity } from './entity.ts';
+import {
+  actionKey,
+  bootstrapKey,
+  childLinkKey,
+  grantKey,
+  loginFailuresKey,
+  type NodeCopy,
+  nodeKey,
+  sessionKey,
+  sessionsIndexKeys,
+  settingsKey,
+  userActionsIndexKeys,
+  userKey,
+  usernameKey,
+  userSessionsIndexKeys,
+  usersIndexKeys,
+} from './keys.ts';
+import { listAttributesOf } from './list-indexes.ts';
+import { TABLE_SCHEMA } from './table-schema.ts';
+
+/**
+ * A node's working copy (DRAFT) or published copy. Its kind's fields are attributes of the item beside
+ * the common ones. Only a live working copy carries the list attributes, so a deleted node leaves every list.
+ */
+export const nodes = defineEntity({
+  name: 'Node',
+  schema: nodeSchema,
+  keys: (node: Node, copy: NodeCopy = 'DRAFT') => ({
+    ...nodeKey(node.nodeId, copy),
+    ...(copy === 'DRAFT' && !node.deleted ? listAttributesOf(node) : {}),
+  }),
+  store: ({ fields, ...node }) => ({ ...node, ...fields }),
+  load: (item) => ({ ...item, fields: kindOf(String(item.nodeType)).read(item) }),
+});
+
+/** A parent's record of one live child (in the parent's partition, so it can be read consistently). */
+export const childLinks = defineEntity({
+  name: 'ChildLink',
+  schema: z.object({ childId: z.string(), nodeType: z.string() }),
+  keys: (link, parentId: string) => childLinkKey(parentId, link.childId),
+});
+
+export const users = defineEntity({
+  name: 'User',
+  schema: userSchema,
+  keys: (user) => ({ ...userKey(user.principalId), ...usersIndexKeys(user.username) }),
+});
+
+/** Keeps usernames unique (case-insensitively) and finds a user by theirs. */
+export const usernames = defineEntity({
+  name: 'Username',
+  schema: z.object({ principalId: z.string() }),
+  keys: (_entry, username: string) => usernameKey(username),
+});
+
+/** A role granted on a node, kept under the node so its grants can be listed. */
+export const grants = defineEntity({
+  name: 'Grant',
+  schema: z.object(grantSchema.shape),
+  keys: (grant) => grantKey(grant.nodeId, grant.principalId),
+});
+
+export const sessions = defineEntity({
+  name: 'Session',
+  schema: sessionSchema,
+  keys: (session) => ({
+    ...sessionKey(session.sessionId),
+    ...userSessionsIndexKeys(session.principalId, session.createdAt),
+    ...sessionsIndexKeys(session.createdAt, session.sessionId),
+    // DynamoDB removes it when its lifetime is over (late: reads check expiresAt themselves).
+    [TABLE_SCHEMA.ttlAttribute]: Math.ceil(Date.parse(session.expiresAt) / 1000),
+  }),
+});
+
+export const settings = defineEntity({
+  name: 'Settings',
+  schema: settingsStoredSchema,
+  keys: () => settingsKey(),
+});
+
+/** Marks that the first administrator and the Default environment were created. */
+export const installation = defineEntity({
+  name: 'Installation',
+  schema: z.object({
+    adminPrincipalId: z.string(),
+    defaultEnvironmentId: z.string(),
+    bootstrappedAt: z.string(),
+  }),
+  keys: () => bootstrapKey(),
+});
+
+export const actions = defineEntity({
+  name: 'Action',
+  schema: storedActionSchema,
+  keys: (action) => ({
+    ...actionKey(action.actionId),
+    ...userActionsIndexKeys(action.user.principalId, action.dueDate, action.actionId),
+  }),
+});
+
+/** Who a count of failed logins is about: a username, or a source address. */
+export type ThrottleSubject = { kind: 'user'; username: string } | { kind: 'source'; address: string };
+
+/** Failed logins of one subject in its current window; DynamoDB removes it when the window ends. */
+export const loginFailures = defineEntity({
+  name: 'LoginFailures',
+  // expiresAtEpoch is the table's TTL attribute (table-schema.ts).
+  schema: z.object({ count: z.number(), expiresAtEpoch: z.number() }),
+  keys: (_window, subject: ThrottleSubject) => loginFailuresKey(subject),
+});

@@ -1,0 +1,97 @@
+/**
+ * The fuller views of a node: `detail=true` on retrieve (what an update sends back), and the per-type
+ * retrieve of spec §4.4. Both add the fields of the node's own kind; the reference documents every kind's.
+ */
+import * as z from 'zod/mini';
+import {
+  type BaseElement,
+  baseElementSchema,
+  type Node,
+  nameElement,
+  nameElementSchema,
+  toBaseElement,
+} from './node.ts';
+import { KINDS, kindOf, nodeTypeDefinition } from './node-types.ts';
+import { named, nullableString } from './schema-parts.ts';
+
+/** Every kind's view fields, optional: a node shows its own kind's. */
+const kindViewShape = Object.assign({}, ...KINDS.map((kind) => kind.viewShape)) as Record<
+  string,
+  z.ZodMiniType
+>;
+const childListShape = Object.fromEntries(
+  KINDS.flatMap((kind) => kind.childLists).map((list) => [
+    list.field,
+    z.optional(z.array(list.element === 'base' ? baseElementSchema : nameElementSchema)),
+  ]),
+);
+
+/** `detail=true`: the parent and description, and the fields of the node's own kind. */
+export const detailedElementSchema = z.strictObject({
+  ...baseElementSchema.shape,
+  parent: z.nullable(z.strictObject({ nodeId: z.string() })),
+  richTextDescription: nullableString,
+  ...kindViewShape,
+});
+export type DetailedElement = BaseElement & {
+  parent: { nodeId: string } | null;
+  richTextDescription: string | null;
+};
+
+/** What retrieve answers: the node, or with `detail=true` the detailed node. */
+export const retrievedNodeSchema = named(
+  z.union([baseElementSchema, detailedElementSchema]),
+  'RetrievedNode',
+);
+export const deletedNodesSchema = named(z.array(baseElementSchema), 'DeletedNodes');
+
+/** Per-type retrieve: the node fields with the object's own @type, its parent, and its kind's own fields. */
+export const typedElementSchema = named(
+  z.strictObject({
+    ...z.omit(baseElementSchema, { '@type': true }).shape,
+    '@type': z.string(),
+    parent: z.nullable(nameElementSchema),
+    richTextDescription: nullableString,
+    ...kindViewShape,
+    ...childListShape,
+  }),
+  'TypedElement',
+);
+export type TypedElement = Omit<BaseElement, '@type'> & { '@type': string } & Record<string, unknown>;
+
+export function toDetailedElement(node: Node): DetailedElement {
+  return {
+    ...toBaseElement(node),
+    parent: node.parentId ? { nodeId: node.parentId } : null,
+    richTextDescription: node.richTextDescription,
+    ...kindOf(node.nodeType).view(node.fields),
+  };
+}
+
+/**
+ * The per-type view of `node`; `children` holds the live children of each of its kind's child lists,
+ * by field (a process's tasks), in the order to show them.
+ */
+export function toTypedElement(
+  node: Node,
+  parent: Node | null,
+  children: Record<string, Node[]>,
+): TypedElement {
+  const kind = kindOf(node.nodeType);
+  const lists = Object.fromEntries(
+    kind.childLists.map((list) => [
+      list.field,
+      (children[list.field] ?? []).map((child) =>
+        list.element === 'base' ? toBaseElement(child) : nameElement(child),
+      ),
+    ]),
+  );
+  return {
+    ...toBaseElement(node),
+    '@type': nodeTypeDefinition(node.nodeType)?.payloadType ?? 'BaseElement',
+    parent: parent ? nameElement(parent) : null,
+    richTextDescription: node.richTextDescription,
+    ...kind.view(node.fields),
+    ...lists,
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * Pieces the domain's schemas share. The domain describes what it stores and what the API answers with
+ * zod schemas; its TypeScript types are the schemas' outputs, so a field is added in one place.
+ */
+import * as z from 'zod/mini';
+
+export const nullableString = z.nullable(z.string());
+/** ISO 8601 with millisecond precision and an offset or Z. */
+export const timestampSchema = z.iso.datetime({ offset: true, precision: 3 });
+export const countSchema = z.int().check(z.minimum(0));
+
+/**
+ * Gives a schema its name in the API reference (a JSON Schema `title`, kept in zod's registry of
+ * metadata): the reference lists it as a named component and refers to it wherever it is a request or
+ * response body. The schema itself is unchanged, so it can still be extended or picked from.
+ */
+export function named<S extends z.ZodMiniType>(schema: S, title: string): S {
+  z.globalRegistry.add(schema, { title });
+  return schema;
+}
+
+/** A page of a collection read page by page (spec §2.4's list page, without the cursor). */
+export const pageOf = <T extends z.ZodMiniType>(item: T) =>
+  z.strictObject({
+    totalRecords: countSchema,
+    sortKey: z.string(),
+    order: z.enum(['ASC', 'DESC']),
+    pageSize: z.int().check(z.minimum(1)),
+    currentPage: z.int().check(z.minimum(1)),
+    results: z.array(item),
+  });
+
+export type Page<T> = Omit<z.output<ReturnType<typeof pageOf>>, 'results'> & { results: T[] };

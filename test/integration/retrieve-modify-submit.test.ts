@@ -1,0 +1,63 @@
+/**
+ * Spec §4.5's flow, for every type that can be created: retrieve the object (plain, or with detail=true),
+ * change one field locally, submit it. The update is accepted, changes that field, and keeps every field
+ * the retrieved body left out.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CREATABLE_NODE_TYPES } from '#shared/domain/node-types.ts';
+import { createOfType } from './helpers/library.ts';
+import { type ApiClient, startAdminSession, type TestStack } from './helpers/test-stack.ts';
+
+let ctx: TestStack;
+let api: ApiClient;
+let token: string;
+let environmentId: string;
+
+beforeAll(async () => {
+  ({ ctx, api, token, environmentId } = await startAdminSession());
+});
+afterAll(() => ctx.close());
+
+const kept = {
+  richTextDescription: '<p>Kept as it was</p>',
+  referenceNumber: 'REF-7',
+  extensions: { owner: 'finance', level: 2 },
+};
+
+describe('retrieve, modify locally, submit (spec §4.5)', () => {
+  for (const nodeType of CREATABLE_NODE_TYPES) {
+    it(`works for ${nodeType} with the plain and the detailed body`, async () => {
+      const created = await createOfType(api, token, environmentId, nodeType, `A ${nodeType}`, kept);
+      const path = `/api/v1/items/${created.nodeId}`;
+      const detailedBefore = (await api.call('GET', `${path}?detail=true`, { token })).body;
+
+      const plain = (await api.call('GET', path, { token })).body;
+      const first = await api.call('PUT', path, { token, body: { ...plain, name: `${nodeType} renamed` } });
+      expect(first.status, first.text).toBe(200);
+      expect(first.body).toMatchObject({ name: `${nodeType} renamed`, version: '0.0002' });
+
+      const detailed = (await api.call('GET', `${path}?detail=true`, { token })).body;
+      // Only the name changed; what the plain body left out (description, type fields, ...) was kept.
+      expect(detailed).toEqual({
+        ...detailedBefore,
+        name: `${nodeType} renamed`,
+        version: '0.0002',
+        nodeVersionId: first.body.nodeVersionId,
+        modificationDate: first.body.modificationDate,
+      });
+      expect(detailed).toMatchObject(kept);
+
+      const second = await api.call('PUT', path, {
+        token,
+        body: { ...detailed, referenceNumber: 'REF-8', richTextDescription: null },
+      });
+      expect(second.status, second.text).toBe(200);
+      const after = (await api.call('GET', `${path}?detail=true`, { token })).body;
+      expect(after).toMatchObject({
+        referenceNumber: 'REF-8',
+        richTextDescription: null,
+        extensions: kept.extensions,
+      });
+    });
+  }
+});
