@@ -5,16 +5,10 @@
 import * as z from 'zod/mini';
 import { problemSchema } from '#shared/http/problem.ts';
 import { ROUTES, type Route } from '#shared/http/routes.ts';
-import type { OperationDeclaration, ResponseContract } from './operation.ts';
+import { documentedResponses, type OperationDeclaration, type ResponseContract } from './operation.ts';
 
 type JsonSchema = Record<string, unknown>;
 type Io = 'input' | 'output';
-
-/** Any operation answers this when the path or query string is not well-formed percent-encoded UTF-8. */
-const MALFORMED_TARGET: ResponseContract = {
-  description: 'The path or query string is not well-formed percent-encoded UTF-8',
-  body: 'problem',
-};
 
 /**
  * A schema with a `title` (zod metadata, given where the schema is defined) is a named component of the
@@ -127,7 +121,7 @@ function operationObject(route: Route) {
     summary: route.summary ?? contract.summary,
     ...(contract.description ? { description: contract.description } : {}),
     tags: [route.tag ?? contract.tag],
-    ...(contract.authenticated ? {} : { security: [] }),
+    ...(contract.authenticated === false ? { security: [] } : {}),
     parameters: parameters(contract, route),
     ...(body
       ? {
@@ -140,10 +134,7 @@ function operationObject(route: Route) {
         }
       : {}),
     responses: Object.fromEntries(
-      Object.entries({ 400: MALFORMED_TARGET, ...contract.responses }).map(([status, r]) => [
-        status,
-        response(r),
-      ]),
+      Object.entries(documentedResponses(contract)).map(([status, r]) => [status, response(r)]),
     ),
   };
 }

@@ -80,8 +80,8 @@ export interface OperationDeclaration {
   description?: string;
   /** The reference's group: Common, Action, User, Governance or an object type (see openapi.ts TAGS). */
   tag: string;
-  /** false only for login, the reference and the route fallback. */
-  authenticated: boolean;
+  /** Every operation needs a live session, but for these: login, the reference and the route fallback. */
+  authenticated?: false;
   request: RequestContract;
   responses: Record<number, ResponseContract>;
 }
@@ -89,25 +89,34 @@ export interface OperationDeclaration {
 /** Declares an operation; the literal types are kept, so handlers get its exact request types. */
 export const defineOperation = <const D extends OperationDeclaration>(declaration: D): D => declaration;
 
-// Responses many operations share.
 export const problem = (description: string): ResponseContract => ({ description, body: 'problem' });
 
-export const CROSS_SITE = problem('A cookie-authenticated request from another site');
+/**
+ * What an operation can answer: the responses it declares, over those every operation of its kind can
+ * give (bad input, a body too large or of another type, no live session, a cross-site cookie request,
+ * a bug, a busy data store).
+ */
+export function documentedResponses(operation: OperationDeclaration): Record<number, ResponseContract> {
+  const withSession = operation.authenticated !== false;
+  const changes = operation.routes.some((route) => route.method !== 'GET');
+  const responses: Record<number, ResponseContract> = {
+    400: problem(
+      operation.request.body
+        ? 'Invalid input: `errors` names each field (JSON path) and the rule it breaks'
+        : 'A path or query parameter that is not valid (or not well-formed percent-encoded UTF-8)',
+    ),
+    500: problem('A bug: the body carries only the requestId to quote'),
+    503: problem('Temporarily unavailable (throttling); retry after Retry-After seconds'),
+  };
+  if (operation.request.body) {
+    responses[413] = problem('The body is larger than 256 KiB');
+    responses[415] = problem('The body is not sent as application/json');
+  }
+  if (withSession) responses[401] = problem('No token, an invalid or expired token, or an ended session');
+  if (withSession && changes) responses[403] = problem('A cookie-authenticated request from another site');
+  return { ...responses, ...operation.responses };
+}
 
-/** Failures every operation of its kind can answer. */
-export const COMMON_PROBLEMS = {
-  500: problem('A bug: the body carries only the requestId to quote'),
-  503: problem('Temporarily unavailable (throttling); retry after Retry-After seconds'),
-};
-export const AUTHENTICATED_PROBLEMS = {
-  401: problem('No token, an invalid or expired token, or an ended session'),
-  ...COMMON_PROBLEMS,
-};
-export const JSON_BODY_PROBLEMS = {
-  400: problem('Invalid input: `errors` names each field (JSON path) and the rule it breaks'),
-  413: problem('The body is larger than 256 KiB'),
-  415: problem('The body is not sent as application/json'),
-};
 export const ETAG = {
   ETag: 'Weak validator of the node: W/"<nodeVersionId>"',
   'Cache-Control': 'no-cache, no-transform, private',

@@ -7,30 +7,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import * as z from 'zod/mini';
 
-export interface ServiceConfig {
-  /** DynamoDB single table. */
-  tableName: string;
-  /** S3 bucket for upload chunks and files. */
-  bucketName: string;
-  region: string;
-  /** Set only on the embedded stack: dynalite (behind the local transaction gateway) and s3rver. */
-  dynamoDbEndpoint: string | undefined;
-  s3Endpoint: string | undefined;
-  /** Exactly one of these: a KMS key (cloud) or a PEM file (embedded stack) signs access tokens. */
-  tokenSigningKeyId: string | undefined;
-  tokenSigningKeyFile: string | undefined;
-  tokenIssuer: string;
-  tokenAudience: string;
-  /** Idle timeout of a session, minutes (spec: SESSION_TIMEOUT). */
-  sessionTimeoutMinutes: number;
-  /** Absolute lifetime of a token and its session, days (spec: WEBTOKEN_EXPIRES_IN). */
-  webTokenExpiresInDays: number;
-  logLevel: 'info' | 'silent';
-  /** Origins of browser apps allowed to call the API with credentials (CORS and cookie requests). */
-  corsOrigins: string[];
-  /** The installation's public address (no trailing slash) for links in answers; else the request's domain. */
-  publicBaseUrl: string | undefined;
-}
+/** What a function runs with (README "Configuration"). */
+export type ServiceConfig = ReturnType<typeof readServiceConfig>;
 
 export class ConfigError extends Error {}
 
@@ -59,20 +37,19 @@ const stageKnobs = {
   PUBLIC_BASE_URL: httpAddress,
 };
 
-type StageKnobs = Pick<
-  ServiceConfig,
-  'sessionTimeoutMinutes' | 'webTokenExpiresInDays' | 'logLevel' | 'corsOrigins' | 'publicBaseUrl'
->;
-
-function knobsOf(e: z.output<z.ZodMiniObject<typeof stageKnobs>>): StageKnobs {
+function knobsOf(e: z.output<z.ZodMiniObject<typeof stageKnobs>>) {
   return {
+    /** Idle timeout of a session, minutes (spec: SESSION_TIMEOUT). */
     sessionTimeoutMinutes: Number(e.SESSION_TIMEOUT),
+    /** Absolute lifetime of a token and its session, days (spec: WEBTOKEN_EXPIRES_IN). */
     webTokenExpiresInDays: Number(e.WEBTOKEN_EXPIRES_IN),
     logLevel: e.LOG_LEVEL,
+    /** Origins of browser apps allowed to call the API with credentials (CORS and cookie requests). */
     corsOrigins: (e.CORS_ORIGINS ?? '')
       .split(',')
       .map((origin) => origin.trim())
       .filter(Boolean),
+    /** The installation's public address (no trailing slash) for links in answers; else the request's domain. */
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
   };
 }
@@ -113,14 +90,17 @@ function parseEnv<S extends z.ZodMiniType>(schema: S, env: Env): z.output<S> {
   throw new ConfigError(problems.join('; '));
 }
 
-export function readServiceConfig(env: Env = process.env): ServiceConfig {
+export function readServiceConfig(env: Env = process.env) {
   const e = parseEnv(serviceEnvSchema, env);
   return {
+    /** The single DynamoDB table, and the bucket of upload chunks and files. */
     tableName: e.TABLE_NAME,
     bucketName: e.BUCKET_NAME,
     region: e.AWS_REGION ?? e.AWS_DEFAULT_REGION ?? 'us-east-1',
+    /** Set only on the embedded stack: dynalite (behind the local transaction gateway) and s3rver. */
     dynamoDbEndpoint: e.DYNAMODB_ENDPOINT,
     s3Endpoint: e.S3_ENDPOINT,
+    /** Exactly one of these: a KMS key (cloud) or a PEM file (embedded stack) signs access tokens. */
     tokenSigningKeyId: e.TOKEN_SIGNING_KEY_ID,
     tokenSigningKeyFile: e.TOKEN_SIGNING_KEY_FILE,
     tokenIssuer: e.TOKEN_ISSUER,
@@ -159,7 +139,7 @@ export function perConfig<T>(make: (configuration: ServiceConfig) => T): () => T
 }
 
 /** Settings of `npm start` (the embedded stack); see README "Configuration". */
-export interface LocalStackConfig extends StageKnobs {
+export interface LocalStackConfig extends ReturnType<typeof knobsOf> {
   port: number;
   host: string;
   dataDir: string;

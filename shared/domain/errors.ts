@@ -14,6 +14,14 @@ export interface FieldError {
   message: string;
 }
 
+/** A rule a field of the body breaks. */
+export const bodyError = (path: string, rule: string, message: string): FieldError => ({
+  in: 'body',
+  path,
+  rule,
+  message,
+});
+
 export type ErrorKind =
   | 'invalid'
   | 'unreadable'

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { named } from '#shared/domain/schema-parts.ts';
-import type { FieldError } from './errors.ts';
+import { bodyError } from './errors.ts';
 import type { NodeKind } from './node-kinds/kind.ts';
 import { KINDS, NODE_TYPE_NAMES, type NodeTypeDefinition } from './node-types.ts';
 
@@ -141,13 +141,6 @@ export function settableFields(payload: Payload, kind: NodeKind, current?: Setta
     fields: kind.merge(payload, current?.fields),
   };
 }
-
-const bodyError = (path: string, rule: string, message: string): FieldError => ({
-  in: 'body',
-  path,
-  rule,
-  message,
-});
 
 /**
  * Rules of a payload that depend on its type: its `@type` (on update the retrieved `BaseElement` is

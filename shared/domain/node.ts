@@ -141,3 +141,34 @@ export function toBaseElement(node: Node): BaseElement {
     favorite: false,
   };
 }
+
+/** A new node placed under its parent by `author` at `at`: version 0.0001, in progress, nothing else set. */
+export function newNode(
+  author: { principalId: string; name: string },
+  placed: Pick<Node, 'nodeType' | 'name' | 'parentId' | 'environmentId' | 'ancestorIds'> & Partial<Node>,
+  at: string,
+): Node {
+  return {
+    nodeId: newId(),
+    nodeVersionId: newId(),
+    version: FIRST_VERSION,
+    creationDate: at,
+    modificationDate: at,
+    nodeStatus: 'IN_PROGRESS',
+    publishedNodeVersionId: null,
+    nodeSubType: null,
+    nodeSubTypeName: null,
+    userNodeSubType: null,
+    extensions: null,
+    deleted: false,
+    system: false,
+    locked: false,
+    referenceNumber: null,
+    richTextDescription: null,
+    fields: {},
+    createdBy: author.principalId,
+    modifiedBy: author.principalId,
+    modifiedByName: author.name,
+    ...placed,
+  };
+}

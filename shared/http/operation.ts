@@ -54,7 +54,7 @@ export function handle<D extends Pick<OperationDeclaration, 'name' | 'authentica
     .use(wellFormedTarget())
     .use(jsonBody(body !== undefined, bodyOptional ?? false))
     .use(validateInput({ body, query, path }))
-    .use(authenticateRequest(declaration.authenticated))
+    .use(authenticateRequest(declaration.authenticated !== false))
     .handler(async (event) => {
       const input = event.input ?? { body: undefined, query: undefined, path: undefined };
       return handleRequest({

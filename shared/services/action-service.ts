@@ -14,7 +14,13 @@ import {
   type MyActionsQuery,
   type StoredAction,
 } from '#shared/domain/action.ts';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#shared/domain/errors.ts';
+import {
+  bodyError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  ValidationError,
+} from '#shared/domain/errors.ts';
 import { type Node, nameElement, newId, timestamp } from '#shared/domain/node.ts';
 import { can } from '#shared/domain/permissions.ts';
 import { type Caller, toPrincipal, type User } from '#shared/domain/user.ts';
@@ -54,12 +60,11 @@ async function eligibleAssignees(caller: Caller, target: Node, principalIds: str
     return eligible
       ? []
       : [
-          {
-            in: 'body' as const,
-            path: `$.users[${i}]`,
-            rule: 'assignable',
-            message: 'must be the principalId of an active user of this environment who can read the object',
-          },
+          bodyError(
+            `$.users[${i}]`,
+            'assignable',
+            'must be the principalId of an active user of this environment who can read the object',
+          ),
         ];
   });
   if (errors.length > 0) throw new ValidationError(errors);

@@ -14,6 +14,7 @@ import {
 } from '#shared/data/node-write-path.ts';
 import {
   BadRequestError,
+  bodyError,
   ConflictError,
   ForbiddenError,
   NotFoundError,
@@ -21,7 +22,7 @@ import {
   ValidationError,
   VersionConflictError,
 } from '#shared/domain/errors.ts';
-import { etagOf, FIRST_VERSION, type Node, newId, nextMinorVersion, timestamp } from '#shared/domain/node.ts';
+import { etagOf, type Node, newId, newNode, nextMinorVersion, timestamp } from '#shared/domain/node.ts';
 import { systemRootIdsOf } from '#shared/domain/node-kinds/containers.ts';
 import {
   type CreateNodePayload,
@@ -43,36 +44,6 @@ import type { Caller } from '#shared/domain/user.ts';
 
 const notFound = (nodeId: string) => new NotFoundError('NODE_NOT_FOUND', `No object with nodeId ${nodeId}`);
 
-function newNode(
-  caller: Caller,
-  placed: Pick<Node, 'nodeType' | 'name' | 'parentId' | 'environmentId' | 'ancestorIds'> & Partial<Node>,
-  at: string,
-): Node {
-  return {
-    nodeId: newId(),
-    nodeVersionId: newId(),
-    version: FIRST_VERSION,
-    creationDate: at,
-    modificationDate: at,
-    nodeStatus: 'IN_PROGRESS',
-    publishedNodeVersionId: null,
-    nodeSubType: null,
-    nodeSubTypeName: null,
-    userNodeSubType: null,
-    extensions: null,
-    deleted: false,
-    system: false,
-    locked: false,
-    referenceNumber: null,
-    richTextDescription: null,
-    fields: {},
-    createdBy: caller.principal.principalId,
-    modifiedBy: caller.principal.principalId,
-    modifiedByName: caller.principal.name,
-    ...placed,
-  };
-}
-
 /** The fields a payload sets, checked against the rules of its type. */
 function checkedFields(
   payload: CreateNodePayload | UpdateNodePayload,
@@ -92,14 +63,7 @@ export async function createNode(caller: Caller, payload: CreateNodePayload): Pr
     throw new BadRequestError(
       'NODE_TYPE_NOT_CREATABLE',
       `${definition.nodeType} nodes are created with their environment`,
-      [
-        {
-          in: 'body',
-          path: '$.nodeType',
-          rule: 'system_root',
-          message: 'system roots cannot be created directly',
-        },
-      ],
+      [bodyError('$.nodeType', 'system_root', 'system roots cannot be created directly')],
     );
   }
   const settable = checkedFields(payload, definition);
@@ -109,12 +73,7 @@ export async function createNode(caller: Caller, payload: CreateNodePayload): Pr
   const parentId = payload.parent?.nodeId;
   if (!parentId) {
     throw new ValidationError([
-      {
-        in: 'body',
-        path: '$.parent',
-        rule: 'required',
-        message: `is required for nodeType ${definition.nodeType}`,
-      },
+      bodyError('$.parent', 'required', `is required for nodeType ${definition.nodeType}`),
     ]);
   }
   const parent = await resolveParent(caller, parentId, definition);
@@ -122,7 +81,7 @@ export async function createNode(caller: Caller, payload: CreateNodePayload): Pr
     throw new ForbiddenError(`Creating objects under ${parent.nodeId} needs the editor role there`);
   }
   const node = newNode(
-    caller,
+    caller.principal,
     {
       nodeType: definition.nodeType,
       parentId: parent.nodeId,
@@ -176,14 +135,7 @@ async function resolveParent(
     throw new BadRequestError(
       'INVALID_PARENT_TYPE',
       `A ${definition.nodeType} cannot be created under a ${parent.nodeType}; allowed parent types: ${allowed}`,
-      [
-        {
-          in: 'body',
-          path: '$.parent.nodeId',
-          rule: 'parent_type',
-          message: `must be a node of type ${allowed}`,
-        },
-      ],
+      [bodyError('$.parent.nodeId', 'parent_type', `must be a node of type ${allowed}`)],
     );
   }
   return parent;
@@ -198,17 +150,12 @@ async function createEnvironment(
   if (!caller.systemAdmin) throw new ForbiddenError('Only system administrators create environments');
   if (payload.parent) {
     throw new ValidationError([
-      {
-        in: 'body',
-        path: '$.parent',
-        rule: 'forbidden',
-        message: 'an environment has no parent; leave it out',
-      },
+      bodyError('$.parent', 'forbidden', 'an environment has no parent; leave it out'),
     ]);
   }
   const environmentId = newId();
   const environment = newNode(
-    caller,
+    caller.principal,
     {
       nodeId: environmentId,
       nodeType: 'ENVIRONMENT',
@@ -221,7 +168,7 @@ async function createEnvironment(
   );
   const roots = SYSTEM_ROOT_TYPES.map((definition) =>
     newNode(
-      caller,
+      caller.principal,
       {
         nodeType: definition.nodeType,
         name: systemRootName(definition),
@@ -295,12 +242,7 @@ export async function updateNode(
 ): Promise<Node> {
   if (payload.nodeId !== nodeId) {
     throw new ValidationError([
-      {
-        in: 'body',
-        path: '$.nodeId',
-        rule: 'matches_path',
-        message: `must equal the nodeId of the path (${nodeId})`,
-      },
+      bodyError('$.nodeId', 'matches_path', `must equal the nodeId of the path (${nodeId})`),
     ]);
   }
   const current = await liveNodeForWrite(caller, nodeId, ifMatch, 'edit');
@@ -311,24 +253,14 @@ export async function updateNode(
   if (!definition) throw new Error(`Stored nodeType ${current.nodeType} is not catalogued`);
   if (payload.nodeType !== current.nodeType) {
     throw new ValidationError([
-      {
-        in: 'body',
-        path: '$.nodeType',
-        rule: 'immutable',
-        message: `cannot change; this object is a ${current.nodeType}`,
-      },
+      bodyError('$.nodeType', 'immutable', `cannot change; this object is a ${current.nodeType}`),
     ]);
   }
   const settable = checkedFields(payload, definition, current);
   const sentParent = payload.parent?.nodeId;
   if (sentParent !== undefined && sentParent !== current.parentId) {
     throw new BadRequestError('MOVE_NOT_SUPPORTED', 'An update cannot move an object to another parent', [
-      {
-        in: 'body',
-        path: '$.parent.nodeId',
-        rule: 'immutable',
-        message: `must be the current parent (${current.parentId})`,
-      },
+      bodyError('$.parent.nodeId', 'immutable', `must be the current parent (${current.parentId})`),
     ]);
   }
   if (current.system && payload.name.trim() !== current.name) {

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { folder } from './helpers/library.ts';
-import { type ApiClient, startAdminSession, type TestStack } from './helpers/test-stack.ts';
+import { type ApiClient, withAdminSession } from './helpers/test-stack.ts';
 
-let ctx: TestStack;
 let api: ApiClient;
 let token: string;
 let environmentId: string;
 
-beforeAll(async () => {
-  ({ ctx, api, token, environmentId } = await startAdminSession());
+withAdminSession((session) => {
+  ({ api, token, environmentId } = session);
 });
-afterAll(() => ctx.close());
 
 async function environmentCount() {
   return (await api.call('GET', '/api/v1/list?nodeType=ENVIRONMENT', { token })).body.totalRecords;

@@ -2,13 +2,12 @@
  * Requests a careless or hostile client sends: dot segments, malformed percent-encoding, deep or odd JSON,
  * names that exist on every JavaScript object. Each is answered with a 4xx problem+json, and changes nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROUTES } from '#shared/http/routes.ts';
 import { createNode, folder, urlDocument } from './helpers/library.ts';
 import { createUser, grant } from './helpers/personas.ts';
-import { type ApiClient, type ApiResponse, startAdminSession, type TestStack } from './helpers/test-stack.ts';
+import { type ApiClient, type ApiResponse, withAdminSession } from './helpers/test-stack.ts';
 
-let ctx: TestStack;
 let api: ApiClient;
 let token: string;
 let environmentId: string;
@@ -16,14 +15,13 @@ let folderId: string;
 let documentId: string;
 let readerId: string;
 
-beforeAll(async () => {
-  ({ ctx, api, token, environmentId } = await startAdminSession());
+withAdminSession(async (session) => {
+  ({ api, token, environmentId } = session);
   folderId = (await createNode(api, token, folder(environmentId, 'Guarded'))).nodeId;
   documentId = (await createNode(api, token, urlDocument(folderId, 'Kept'))).nodeId;
   readerId = await createUser(api, token, 'guarded-reader');
   await grant(api, token, folderId, readerId, 'READER');
 });
-afterAll(() => ctx.close());
 
 function expectProblem(response: ApiResponse<any>, status: number) {
   expect(response.status).toBe(status);

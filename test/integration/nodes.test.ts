@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NODE_TYPES } from '#shared/domain/node-types.ts';
 import { createNode, folder, urlDocument } from './helpers/library.ts';
-import { type ApiClient, startAdminSession, type TestStack } from './helpers/test-stack.ts';
+import { type ApiClient, withAdminSession } from './helpers/test-stack.ts';
 
 const UPPER_UUID = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/;
 const MILLIS_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(Z|[+-]\d{2}:\d{2})$/;
 
-let ctx: TestStack;
 let api: ApiClient;
 let token: string;
 let environmentId: string;
 
-beforeAll(async () => {
-  ({ ctx, api, token, environmentId } = await startAdminSession());
+withAdminSession((session) => {
+  ({ api, token, environmentId } = session);
 });
-afterAll(() => ctx.close());
 
 describe('POST /api/v1/items', () => {
   it('creates a first-level document folder as a spec §2.1 BaseElement', async () => {

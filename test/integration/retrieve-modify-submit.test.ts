@@ -3,20 +3,18 @@
  * change one field locally, submit it. The update is accepted, changes that field, and keeps every field
  * the retrieved body left out.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CREATABLE_NODE_TYPES } from '#shared/domain/node-types.ts';
 import { createOfType } from './helpers/library.ts';
-import { type ApiClient, startAdminSession, type TestStack } from './helpers/test-stack.ts';
+import { type ApiClient, withAdminSession } from './helpers/test-stack.ts';
 
-let ctx: TestStack;
 let api: ApiClient;
 let token: string;
 let environmentId: string;
 
-beforeAll(async () => {
-  ({ ctx, api, token, environmentId } = await startAdminSession());
+withAdminSession((session) => {
+  ({ api, token, environmentId } = session);
 });
-afterAll(() => ctx.close());
 
 const kept = {
   richTextDescription: '<p>Kept as it was</p>',

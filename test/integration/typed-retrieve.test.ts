@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TYPED_RETRIEVES } from '#shared/domain/typed-retrieves.ts';
 import { createNode, createOfType } from './helpers/library.ts';
-import { type ApiClient, startAdminSession, type TestStack } from './helpers/test-stack.ts';
+import { type ApiClient, withAdminSession } from './helpers/test-stack.ts';
 
-let ctx: TestStack;
 let api: ApiClient;
 let token: string;
 let environmentId: string;
 
-beforeAll(async () => {
-  ({ ctx, api, token, environmentId } = await startAdminSession());
+withAdminSession((session) => {
+  ({ api, token, environmentId } = session);
 });
-afterAll(() => ctx.close());
 
 const pathFor = (typedPath: string, param: string, id: string) =>
   `/api/v1${typedPath.replace(`{${param}}`, id)}`;

@@ -9,15 +9,7 @@ import {
 } from '#shared/domain/action.ts';
 import { uuidSchema } from '#shared/domain/node-payloads.ts';
 import { REQUEST_EXAMPLES } from '../examples.ts';
-import {
-  API_PREFIX,
-  AUTHENTICATED_PROBLEMS,
-  authenticated,
-  CROSS_SITE,
-  defineOperation,
-  JSON_BODY_PROBLEMS,
-  problem,
-} from '../operation.ts';
+import { API_PREFIX, authenticated, defineOperation, problem } from '../operation.ts';
 import { pageQuerySchema } from '../params.ts';
 
 const actionPathSchema = z.strictObject({ actionId: uuidSchema });
@@ -33,14 +25,11 @@ export const createActions = defineOperation({
     '(environment admins and system administrators); each user must be able to read the object, and an ' +
     'environment admin assigns users of their environment only. `sentBy` is the caller.',
   tag: 'Action',
-  authenticated: true,
   request: { body: createActionsPayloadSchema, examples: REQUEST_EXAMPLES.createActions },
   responses: {
     201: { description: 'The actions, one per user in request order', body: actionsSchema },
-    ...JSON_BODY_PROBLEMS,
     403: problem('Not allowed to publish the object, or a cookie request from another site'),
     404: problem('No such object'),
-    ...AUTHENTICATED_PROBLEMS,
   },
 });
 
@@ -52,13 +41,11 @@ export const getAction = defineOperation({
   summary: 'One action',
   description: 'For its assignee, its sender, those who may publish its object, and system administrators.',
   tag: 'Action',
-  authenticated: true,
   request: { path: actionPathSchema },
   responses: {
     200: { description: 'The action', body: actionSchema },
     400: problem('Malformed action id'),
     404: problem('No such action (or not visible to the caller)'),
-    ...AUTHENTICATED_PROBLEMS,
   },
 });
 
@@ -72,7 +59,6 @@ export const myActions = defineOperation({
     'Only the caller’s own actions (an administrator cannot read another user’s here), by due date; filter by ' +
     '`status` (OPEN, DONE) and `dueBefore` / `dueAfter` (inclusive dates).',
   tag: 'Action',
-  authenticated: true,
   request: {
     query: z.strictObject({
       ...pageQuerySchema.shape,
@@ -84,7 +70,6 @@ export const myActions = defineOperation({
   responses: {
     200: { description: 'A page of actions', body: actionsPageSchema },
     400: problem('Invalid filter or paging parameter'),
-    ...AUTHENTICATED_PROBLEMS,
   },
 });
 
@@ -95,14 +80,11 @@ export const completeAction = defineOperation({
   access: authenticated('readWrite'),
   summary: 'Mark your action done',
   tag: 'Action',
-  authenticated: true,
   request: { path: actionPathSchema },
   responses: {
     200: { description: 'The action, now DONE', body: actionSchema },
     400: problem('Malformed action id'),
-    403: CROSS_SITE,
     404: problem('No such action of yours'),
     409: problem('ACTION_DONE: already done'),
-    ...AUTHENTICATED_PROBLEMS,
   },
 });

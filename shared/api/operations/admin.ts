@@ -5,14 +5,7 @@ import { settingsSchema } from '#shared/domain/settings.ts';
 import { sessionsPageSchema, usersPageSchema, userViewSchema } from '#shared/domain/user.ts';
 import { createUserPayloadSchema, updateUserPayloadSchema } from '#shared/domain/user-payloads.ts';
 import { REQUEST_EXAMPLES } from '../examples.ts';
-import {
-  API_PREFIX,
-  AUTHENTICATED_PROBLEMS,
-  authenticated,
-  defineOperation,
-  JSON_BODY_PROBLEMS,
-  problem,
-} from '../operation.ts';
+import { API_PREFIX, authenticated, defineOperation, problem } from '../operation.ts';
 import { pageQuerySchema } from '../params.ts';
 
 const NOT_ADMIN = problem('Not a system administrator');
@@ -25,13 +18,11 @@ export const listUsers = defineOperation({
   summary: 'List the users of the repository',
   description: 'System administrators only. Paged like lists (pageSize, currentPage), sorted by username.',
   tag: 'User',
-  authenticated: true,
   request: { query: pageQuerySchema },
   responses: {
     200: { description: 'A page of users', body: usersPageSchema },
     400: problem('Invalid paging parameters'),
     403: NOT_ADMIN,
-    ...AUTHENTICATED_PROBLEMS,
   },
 });
 
@@ -45,14 +36,11 @@ export const createUser = defineOperation({
   description:
     'System administrators only. Passwords have at least 12 characters and are stored as scrypt hashes.',
   tag: 'User',
-  authenticated: true,
   request: { body: createUserPayloadSchema, examples: REQUEST_EXAMPLES.createUser },
   responses: {
     201: { description: 'The new user', body: userViewSchema },
-    ...JSON_BODY_PROBLEMS,
     403: NOT_ADMIN,
     409: problem('USERNAME_TAKEN'),
-    ...AUTHENTICATED_PROBLEMS,
   },
 });
 
@@ -67,7 +55,6 @@ export const updateUser = defineOperation({
     'System administrators only; only the fields sent change. Disabling a user, or setting a new password, ends ' +
     'all of their sessions at once.',
   tag: 'User',
-  authenticated: true,
   request: {
     path: z.strictObject({ principalId: uuidSchema }),
     body: updateUserPayloadSchema,
@@ -75,11 +62,9 @@ export const updateUser = defineOperation({
   },
   responses: {
     200: { description: 'The changed user', body: userViewSchema },
-    ...JSON_BODY_PROBLEMS,
     403: NOT_ADMIN,
     404: problem('USER_NOT_FOUND'),
     409: problem('CANNOT_LOCK_OUT_SELF: an administrator cannot demote or disable themselves'),
-    ...AUTHENTICATED_PROBLEMS,
   },
 });
 
@@ -91,13 +76,11 @@ export const listSessions = defineOperation({
   summary: 'Live sessions',
   description: 'System administrators only.',
   tag: 'User',
-  authenticated: true,
   request: { query: pageQuerySchema },
   responses: {
     200: { description: 'A page of sessions, oldest first', body: sessionsPageSchema },
     400: problem('Invalid paging parameters'),
     403: NOT_ADMIN,
-    ...AUTHENTICATED_PROBLEMS,
   },
 });
 
@@ -109,13 +92,11 @@ export const endSession = defineOperation({
   summary: 'End a session',
   description: 'System administrators only. Its token is refused from the next request on.',
   tag: 'User',
-  authenticated: true,
   request: { path: z.strictObject({ sessionId: uuidSchema }) },
   responses: {
     204: { description: 'Ended' },
     403: NOT_ADMIN,
     404: problem('SESSION_NOT_FOUND'),
-    ...AUTHENTICATED_PROBLEMS,
   },
 });
 
@@ -129,12 +110,10 @@ export const getSettings = defineOperation({
     'SESSION_TIMEOUT: idle timeout, minutes (1–1440, default 30). WEBTOKEN_EXPIRES_IN: lifetime of a token and its ' +
     'session, days (1–30, default 1). System administrators only.',
   tag: 'User',
-  authenticated: true,
   request: {},
   responses: {
     200: { description: 'The settings in force', body: settingsSchema },
     403: NOT_ADMIN,
-    ...AUTHENTICATED_PROBLEMS,
   },
 });
 
@@ -148,12 +127,9 @@ export const putSettings = defineOperation({
     'System administrators only. Every live session follows within a minute: the idle timeout at once, the lifetime ' +
     'as the earlier of its token expiry and login time plus the new lifetime.',
   tag: 'User',
-  authenticated: true,
   request: { body: settingsSchema, examples: REQUEST_EXAMPLES.putSettings },
   responses: {
     200: { description: 'The settings now in force', body: settingsSchema },
-    ...JSON_BODY_PROBLEMS,
     403: NOT_ADMIN,
-    ...AUTHENTICATED_PROBLEMS,
   },
 });

@@ -3,16 +3,7 @@ import { loginPayloadSchema } from '#shared/domain/login-payload.ts';
 import { LOGIN_THROTTLE } from '#shared/domain/login-throttle.ts';
 import { changePasswordPayloadSchema } from '#shared/domain/user-payloads.ts';
 import { REQUEST_EXAMPLES } from '../examples.ts';
-import {
-  API_PREFIX,
-  AUTHENTICATED_PROBLEMS,
-  authenticated,
-  COMMON_PROBLEMS,
-  CROSS_SITE,
-  defineOperation,
-  JSON_BODY_PROBLEMS,
-  problem,
-} from '../operation.ts';
+import { API_PREFIX, authenticated, defineOperation, problem } from '../operation.ts';
 
 export const login = defineOperation({
   name: 'login',
@@ -40,14 +31,12 @@ export const login = defineOperation({
         'Cache-Control': 'no-store',
       },
     },
-    ...JSON_BODY_PROBLEMS,
     401: problem('Wrong username or password; no cookie is set'),
     429: problem(
       `TOO_MANY_LOGIN_ATTEMPTS: ${LOGIN_THROTTLE.failuresPerUser} failures for a username, or ` +
         `${LOGIN_THROTTLE.failuresPerSource} from one address, within ${LOGIN_THROTTLE.windowSeconds / 60} minutes; ` +
         'wait Retry-After seconds',
     ),
-    ...COMMON_PROBLEMS,
   },
 });
 
@@ -58,15 +47,12 @@ export const logout = defineOperation({
   access: authenticated('read'),
   summary: 'End the session of the access token',
   tag: 'User',
-  authenticated: true,
   request: {},
   responses: {
     204: {
       description: 'Session ended; the cookies are cleared',
       headers: { 'Set-Cookie': 'Cleared cookies' },
     },
-    403: CROSS_SITE,
-    ...AUTHENTICATED_PROBLEMS,
   },
 });
 
@@ -79,12 +65,8 @@ export const changePassword = defineOperation({
   summary: 'Change your own password',
   description: 'The old password is required; every other session of yours ends.',
   tag: 'User',
-  authenticated: true,
   request: { body: changePasswordPayloadSchema },
   responses: {
     204: { description: 'Changed' },
-    ...JSON_BODY_PROBLEMS,
-    403: CROSS_SITE,
-    ...AUTHENTICATED_PROBLEMS,
   },
 });

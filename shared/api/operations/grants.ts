@@ -4,14 +4,7 @@ import { grantPayloadSchema } from '#shared/domain/grant-payloads.ts';
 import { nodeIdSchema, uuidSchema } from '#shared/domain/node-payloads.ts';
 import { grantSchema, grantsSchema } from '#shared/domain/user.ts';
 import { REQUEST_EXAMPLES } from '../examples.ts';
-import {
-  API_PREFIX,
-  AUTHENTICATED_PROBLEMS,
-  authenticated,
-  defineOperation,
-  JSON_BODY_PROBLEMS,
-  problem,
-} from '../operation.ts';
+import { API_PREFIX, authenticated, defineOperation, problem } from '../operation.ts';
 import { nodePathSchema } from '../params.ts';
 
 const grantPathSchema = z.strictObject({ nodeId: nodeIdSchema, principalId: uuidSchema });
@@ -24,14 +17,12 @@ export const listGrants = defineOperation({
   access: authenticated('read'),
   summary: 'Roles granted on an environment or folder',
   tag: 'Common',
-  authenticated: true,
   request: { path: nodePathSchema },
   responses: {
     200: { description: 'The grants', body: grantsSchema },
     400: problem('Not an environment or folder'),
     403: NOT_ENVIRONMENT_ADMIN,
     404: problem('No such object'),
-    ...AUTHENTICATED_PROBLEMS,
   },
 });
 
@@ -44,14 +35,11 @@ export const grantRole = defineOperation({
   description:
     'READER, EDITOR or ENVIRONMENT_ADMIN, for the whole subtree. System administrators and environment admins.',
   tag: 'Common',
-  authenticated: true,
   request: { path: grantPathSchema, body: grantPayloadSchema, examples: REQUEST_EXAMPLES.grantRole },
   responses: {
     200: { description: 'The grant', body: grantSchema },
-    ...JSON_BODY_PROBLEMS,
     403: NOT_ENVIRONMENT_ADMIN,
     404: problem('No such object or user'),
-    ...AUTHENTICATED_PROBLEMS,
   },
 });
 
@@ -62,13 +50,11 @@ export const revokeRole = defineOperation({
   access: authenticated('readWrite'),
   summary: 'Revoke a role',
   tag: 'Common',
-  authenticated: true,
   request: { path: grantPathSchema },
   responses: {
     204: { description: 'Revoked' },
     400: problem('Not an environment or folder'),
     403: NOT_ENVIRONMENT_ADMIN,
     404: problem('No such object or grant'),
-    ...AUTHENTICATED_PROBLEMS,
   },
 });

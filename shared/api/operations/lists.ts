@@ -6,7 +6,7 @@ import { MAX_PAGE_SIZE, SORT_KEYS } from '#shared/domain/list-query.ts';
 import { uuidSchema } from '#shared/domain/node-payloads.ts';
 import { NODE_TYPE_NAMES } from '#shared/domain/node-types.ts';
 import { TYPED_LISTS } from '#shared/domain/typed-lists.ts';
-import { API_PREFIX, AUTHENTICATED_PROBLEMS, authenticated, defineOperation, problem } from '../operation.ts';
+import { API_PREFIX, authenticated, defineOperation, problem } from '../operation.ts';
 import { booleanParam, positiveIntParam } from '../params.ts';
 
 /**
@@ -100,7 +100,6 @@ export const listNodes = defineOperation({
       'facet with its governed objects by status (paging parameters only).',
   ].join('\n'),
   tag: 'Common',
-  authenticated: true,
   request: { path: z.strictObject({ nodeId: z.optional(uuidSchema) }), query: listQuerySchema },
   responses: {
     200: {
@@ -109,6 +108,5 @@ export const listNodes = defineOperation({
     },
     400: problem('Unknown or invalid query parameters, or a cursor of another query'),
     404: problem('GET /list/{nodeId}: no such object (or not visible to the caller)'),
-    ...AUTHENTICATED_PROBLEMS,
   },
 });

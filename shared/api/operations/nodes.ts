@@ -10,15 +10,7 @@ import {
 } from '#shared/domain/node-payloads.ts';
 import { TYPED_RETRIEVES } from '#shared/domain/typed-retrieves.ts';
 import { REQUEST_EXAMPLES } from '../examples.ts';
-import {
-  API_PREFIX,
-  AUTHENTICATED_PROBLEMS,
-  authenticated,
-  defineOperation,
-  ETAG,
-  JSON_BODY_PROBLEMS,
-  problem,
-} from '../operation.ts';
+import { API_PREFIX, authenticated, defineOperation, ETAG, problem } from '../operation.ts';
 import { draftQuerySchema, flagParam, nodePathSchema } from '../params.ts';
 
 export const createNode = defineOperation({
@@ -31,16 +23,13 @@ export const createNode = defineOperation({
     'Creates an object under `parent` (an environment or folder, or the environment for items kept under one of its ' +
     'system roots). Environments (`nodeType: ENVIRONMENT`, no parent) are created by system administrators.',
   tag: 'Common',
-  authenticated: true,
   request: { body: createNodePayloadSchema, query: draftQuerySchema, examples: REQUEST_EXAMPLES.createNode },
   responses: {
     200: { description: 'The created object, version 0.0001', body: baseElementSchema, headers: ETAG },
-    ...JSON_BODY_PROBLEMS,
     403: problem('Not permitted (environments: system administrators only)'),
     404: problem(
       'PARENT_NOT_FOUND: no such parent (or not visible to the caller), or it is being deleted or was deleted meanwhile',
     ),
-    ...AUTHENTICATED_PROBLEMS,
   },
 });
 
@@ -54,7 +43,6 @@ export const getNode = defineOperation({
     '`draft=true` (default) answers the working copy, `draft=false` the last published version. `detail=true` adds ' +
     'the parent and the type-specific fields. `If-None-Match` with the current ETag answers 304.',
   tag: 'Common',
-  authenticated: true,
   request: {
     path: nodePathSchema,
     query: z.strictObject({ draft: flagParam(true), detail: flagParam(false) }),
@@ -68,7 +56,6 @@ export const getNode = defineOperation({
     304: { description: 'The ETag in If-None-Match is current', headers: ETAG },
     400: problem('Malformed nodeId or query parameter'),
     404: problem('No such object (or deleted, or never published with draft=false)'),
-    ...AUTHENTICATED_PROBLEMS,
   },
 });
 
@@ -84,7 +71,6 @@ export const updateNode = defineOperation({
     'fields of a retrieved object are ignored. A stale nodeVersionId answers 409 with `currentNodeVersionId`; ' +
     '`If-Match` is honoured (412).',
   tag: 'Common',
-  authenticated: true,
   request: {
     path: nodePathSchema,
     query: draftQuerySchema,
@@ -97,12 +83,10 @@ export const updateNode = defineOperation({
       body: baseElementSchema,
       headers: ETAG,
     },
-    ...JSON_BODY_PROBLEMS,
     403: problem('Needs the editor role on the object or above it'),
     404: problem('No such object (or not visible to the caller)'),
     409: problem('VERSION_CONFLICT: the nodeVersionId is not the current one (see currentNodeVersionId)'),
     412: problem('If-Match does not name the current version'),
-    ...AUTHENTICATED_PROBLEMS,
   },
 });
 
@@ -115,7 +99,6 @@ export const deleteNode = defineOperation({
   description:
     'Soft delete of the object and its whole subtree; answers the deleted objects (`deleted: true`).',
   tag: 'Common',
-  authenticated: true,
   request: {
     path: nodePathSchema,
     query: draftQuerySchema,
@@ -125,12 +108,10 @@ export const deleteNode = defineOperation({
   },
   responses: {
     200: { description: 'The deleted objects, the requested one first', body: deletedNodesSchema },
-    ...JSON_BODY_PROBLEMS,
     403: problem('Not permitted (environments: system administrators only)'),
     404: problem('No such object'),
     409: problem('System roots are deleted only with their environment'),
     412: problem('If-Match does not name the current version'),
-    ...AUTHENTICATED_PROBLEMS,
   },
 });
 
@@ -154,7 +135,6 @@ export const getTypedNode = defineOperation({
     'documentType, url, fileInfo; processes: tasks and edges; entities: attributes). An id of another type, or of ' +
     'an object the caller may not read, is a 404. `draft=false` answers the published version.',
   tag: 'Common',
-  authenticated: true,
   request: {
     // Each route carries exactly one of these.
     path: z.strictObject(Object.fromEntries(TYPED_RETRIEVES.map((t) => [t.param, z.optional(uuidSchema)]))),
@@ -164,6 +144,5 @@ export const getTypedNode = defineOperation({
     200: { description: 'The object', body: typedElementSchema, headers: ETAG },
     400: problem('Malformed id or query parameter'),
     404: problem('No object of this type with this id (or not visible to the caller)'),
-    ...AUTHENTICATED_PROBLEMS,
   },
 });

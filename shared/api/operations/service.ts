@@ -1,6 +1,6 @@
 /** The interactive reference, and the answer to every request no route matches. */
 import * as z from 'zod/mini';
-import { API_PREFIX, COMMON_PROBLEMS, defineOperation, NO_STORAGE, problem } from '../operation.ts';
+import { API_PREFIX, defineOperation, NO_STORAGE, problem } from '../operation.ts';
 
 export const apiDocs = defineOperation({
   name: 'apiDocs',
@@ -30,7 +30,6 @@ export const apiDocs = defineOperation({
     },
     400: problem('Not a file name'),
     404: problem('No such file'),
-    ...COMMON_PROBLEMS,
   },
 });
 

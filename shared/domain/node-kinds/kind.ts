@@ -6,6 +6,8 @@
 import * as z from 'zod/mini';
 import type { FieldError } from '../errors.ts';
 
+export { bodyError as fieldError } from '../errors.ts';
+
 type Shape = Record<string, z.ZodMiniType>;
 
 /** Children of one type a per-type retrieve lists under a field of its own (a process's tasks). */
@@ -71,10 +73,3 @@ export function defineKind<S extends z.ZodMiniObject>(spec: KindSpec<S>): NodeKi
 
 /** A type with nothing of its own. */
 export const PLAIN = defineKind({ stored: z.object({}) });
-
-export const fieldError = (path: string, rule: string, message: string): FieldError => ({
-  in: 'body',
-  path,
-  rule,
-  message,
-});

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll } from 'vitest';
 import {
   type EmbeddedStack,
   type EmbeddedStackOptions,
@@ -176,4 +177,17 @@ export async function startAdminSession(): Promise<AdminSession> {
   const environment = page.body.results.find((e: { name: string }) => e.name === 'Default');
   if (!environment) throw new Error('no Default environment');
   return { ctx, api: ctx.api, token, environmentId: environment.nodeId };
+}
+
+/**
+ * The usual setting of a test file: one stack with the administrator logged in, started before the
+ * file's tests (handed to `use`, which keeps what it needs) and closed after them.
+ */
+export function withAdminSession(use: (session: AdminSession) => void | Promise<void>): void {
+  let session: AdminSession | undefined;
+  beforeAll(async () => {
+    session = await startAdminSession();
+    await use(session);
+  });
+  afterAll(() => session?.ctx.close());
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NODE_TYPES, nodeTypeDefinition, systemRootName } from '#shared/domain/node-types.ts';
+import { nodeSchema } from '#shared/domain/node.ts';
+import { KINDS, NODE_TYPES, nodeTypeDefinition, systemRootName } from '#shared/domain/node-types.ts';
 
 describe('node-type catalogue', () => {
   it('covers every object type of spec §1 and the §2.5 values', () => {
@@ -61,5 +62,18 @@ describe('node-type catalogue', () => {
     );
     for (const root of roots) expect(root.parents).toEqual(['ENVIRONMENT']);
     expect(systemRootName(nodeTypeDefinition('GLOSSARY_ROOT') as never)).toBe('Glossary terms');
+  });
+
+  it('gives kinds fields of their own that no other kind and no common node field uses', () => {
+    const common = new Set(Object.keys(nodeSchema.shape));
+    const seen = new Set<string>();
+    for (const kind of KINDS) {
+      for (const name of kind.fieldNames) {
+        expect(common.has(name), name).toBe(false);
+        expect(seen.has(name), name).toBe(false);
+        seen.add(name);
+      }
+    }
+    expect(nodeTypeDefinition('DOCUMENT')?.kind.fieldNames).toEqual(['documentType', 'url', 'fileInfo']);
   });
 });
