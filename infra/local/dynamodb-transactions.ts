@@ -1,21 +1,25 @@
 /**
- * TransactWriteItems and TransactGetItems for dynalite, which has neither. Runs under the gateway's
- * write lock, so no other write interleaves: every action is applied with its own condition, and if
- * any condition fails, the actions already applied are rolled back from snapshots taken first. The
- * caller sees what DynamoDB answers: nothing written, and a TransactionCanceledException whose
- * CancellationReasons hold one entry per action (`None` for those that would have succeeded).
+ * TransactWriteItems and TransactGetItems for dynalite, which has neither. A transaction holds its items
+ * (item-locks.ts) while it runs: one that needs an item another transaction or a plain write is using is
+ * cancelled with TransactionConflict for that item, as in DynamoDB, instead of waiting its turn. Every
+ * action is applied with its own condition, and if any condition fails, the actions already applied are
+ * rolled back from snapshots taken first. The caller sees what DynamoDB answers: nothing written, and a
+ * TransactionCanceledException whose CancellationReasons hold one entry per action (`None` for those
+ * that would have succeeded). A ClientRequestToken makes a repeated request idempotent for 10 minutes:
+ * answered as a success without writing again when the first one succeeded.
  */
 import {
   type AttributeValue,
   ConditionalCheckFailedException,
   DeleteItemCommand,
-  DescribeTableCommand,
   type DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDbWireError, validationError } from './dynamodb-errors.ts';
+import type { ItemLocks } from './item-locks.ts';
+import type { KeySchemas } from './key-schemas.ts';
 
 type Item = Record<string, AttributeValue>;
 type Names = Record<string, string> | undefined;
@@ -48,36 +52,48 @@ interface CancellationReason {
 
 const MAX_ACTIONS = 100;
 
+/** How long DynamoDB remembers a ClientRequestToken. */
+const TOKEN_TTL_MS = 10 * 60_000;
+
+const cancelled = (reasons: CancellationReason[]) =>
+  new DynamoDbWireError(
+    'TransactionCanceledException',
+    `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
+    { CancellationReasons: reasons },
+  );
+
+/** Cancellation for items in use by others: TransactionConflict for those, None for the rest. */
+const conflicted = (count: number, busy: number[]) =>
+  cancelled(
+    Array.from({ length: count }, (_, i) =>
+      busy.includes(i)
+        ? { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' }
+        : { Code: 'None' },
+    ),
+  );
+
 export class LocalTransactions {
-  private readonly keySchemas = new Map<string, string[]>();
+  /** Tokens of transactions that succeeded (and their request), and of those running now. */
+  private readonly tokens = new Map<string, { request: string; at: number }>();
+  private readonly running = new Set<string>();
 
-  constructor(private readonly backend: DynamoDBClient) {}
+  constructor(
+    private readonly backend: DynamoDBClient,
+    private readonly keys: KeySchemas,
+    private readonly locks: ItemLocks,
+    /** Told the items a committed transaction wrote. */
+    private readonly committed: (ids: readonly string[]) => void = () => undefined,
+  ) {}
 
-  private async keyAttributes(tableName: string): Promise<string[]> {
-    let attributes = this.keySchemas.get(tableName);
-    if (!attributes) {
-      const { Table } = await this.backend.send(new DescribeTableCommand({ TableName: tableName }));
-      attributes = (Table?.KeySchema ?? []).map((k) => k.AttributeName as string);
-      this.keySchemas.set(tableName, attributes);
-    }
-    return attributes;
-  }
-
-  private async keyOf(tableName: string, itemOrKey: Item): Promise<Item> {
-    const key: Item = {};
-    for (const name of await this.keyAttributes(tableName)) {
-      const value = itemOrKey[name];
-      if (!value)
-        throw validationError('One or more parameter values were invalid: Missing the key in the item');
-      key[name] = value;
-    }
-    return key;
-  }
-
-  async transactWrite(input: {
-    TransactItems?: TransactWriteAction[];
-    ReturnConsumedCapacity?: string;
-  }): Promise<Record<string, unknown>> {
+  /** `holding`, if given, runs once the transaction holds its items and before it applies them (tests). */
+  async transactWrite(
+    input: {
+      TransactItems?: TransactWriteAction[];
+      ReturnConsumedCapacity?: string;
+      ClientRequestToken?: string;
+    },
+    holding?: () => Promise<void>,
+  ): Promise<Record<string, unknown>> {
     const actions = input.TransactItems ?? [];
     if (actions.length === 0 || actions.length > MAX_ACTIONS) {
       throw validationError(
@@ -85,14 +101,51 @@ export class LocalTransactions {
       );
     }
     const targets = await Promise.all(actions.map((action) => this.target(action)));
-    const seen = new Set<string>();
-    for (const { table, key } of targets) {
-      const id = `${table}|${JSON.stringify(key)}`;
-      if (seen.has(id))
-        throw validationError('Transaction request cannot include multiple operations on one item');
-      seen.add(id);
+    const ids = targets.map(({ table, key }) => this.keys.itemId(table, key));
+    if (new Set(ids).size !== ids.length)
+      throw validationError('Transaction request cannot include multiple operations on one item');
+    const token = input.ClientRequestToken;
+    const request = JSON.stringify(actions);
+    if (token) {
+      const earlier = this.tokens.get(token);
+      if (earlier && Date.now() - earlier.at < TOKEN_TTL_MS) {
+        if (earlier.request !== request) {
+          throw new DynamoDbWireError(
+            'IdempotentParameterMismatchException',
+            'The request uses the same client token as a previous, but non-identical request',
+          );
+        }
+        return capacity(input.ReturnConsumedCapacity, targets[0]?.table, 0, 'WriteCapacityUnits');
+      }
+      if (this.running.has(token)) {
+        throw new DynamoDbWireError(
+          'TransactionInProgressException',
+          'The transaction with the given request token is already in progress',
+        );
+      }
     }
+    const me = Symbol('transaction');
+    const busy = this.locks.claim(ids, me);
+    if (busy.length > 0) throw conflicted(actions.length, busy);
+    if (token) this.running.add(token);
+    try {
+      await holding?.();
+      const result = await this.apply(actions, targets, input.ReturnConsumedCapacity);
+      this.committed(ids.filter((_, i) => !actions[i]?.ConditionCheck));
+      if (token) this.tokens.set(token, { request, at: Date.now() });
+      return result;
+    } finally {
+      if (token) this.running.delete(token);
+      this.locks.releaseAll(ids, me);
+    }
+  }
 
+  /** Applies the actions of a transaction that holds its items: all of them, or none. */
+  private async apply(
+    actions: TransactWriteAction[],
+    targets: Awaited<ReturnType<LocalTransactions['target']>>[],
+    consumed: string | undefined,
+  ): Promise<Record<string, unknown>> {
     const snapshots = await Promise.all(
       targets.map(async ({ table, key }) => {
         const { Item } = await this.backend.send(
@@ -102,40 +155,41 @@ export class LocalTransactions {
       }),
     );
 
-    const reasons: CancellationReason[] = [];
-    const applied: number[] = [];
-    let units = 0;
-    for (const [i, action] of actions.entries()) {
-      const { key, fields } = targets[i] as Awaited<ReturnType<LocalTransactions['target']>>;
-      try {
-        units += await this.apply(action, snapshots[i], key);
-        applied.push(i);
-        reasons.push({ Code: 'None' });
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) {
-          await this.rollBack(applied, targets, snapshots);
-          if ((error as Error).name === 'ValidationException')
-            throw validationError((error as Error).message);
-          throw error;
-        }
-        const snapshot = snapshots[i];
-        reasons.push({
-          Code: 'ConditionalCheckFailed',
-          Message: 'The conditional request failed',
-          ...(fields.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && snapshot ? { Item: snapshot } : {}),
-        });
-      }
+    // The transaction holds all its items, so its actions do not interfere: apply them all at once.
+    const outcomes = await Promise.allSettled(
+      actions.map((action, i) => this.applyOne(action, snapshots[i], (targets[i] as { key: Item }).key)),
+    );
+    const applied = outcomes.flatMap((outcome, i) => (outcome.status === 'fulfilled' ? [i] : []));
+    const failure = outcomes.find(
+      (o): o is PromiseRejectedResult =>
+        o.status === 'rejected' && !(o.reason instanceof ConditionalCheckFailedException),
+    );
+    if (failure) {
+      await this.rollBack(applied, targets, snapshots);
+      const error = failure.reason as Error;
+      if (error.name === 'ValidationException') throw validationError(error.message);
+      throw error;
     }
+    let units = 0;
+    const reasons: CancellationReason[] = outcomes.map((outcome, i) => {
+      if (outcome.status === 'fulfilled') {
+        units += outcome.value;
+        return { Code: 'None' };
+      }
+      const snapshot = snapshots[i];
+      const { fields } = targets[i] as { fields: ConditionFields };
+      return {
+        Code: 'ConditionalCheckFailed',
+        Message: 'The conditional request failed',
+        ...(fields.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && snapshot ? { Item: snapshot } : {}),
+      };
+    });
 
     if (reasons.some((r) => r.Code !== 'None')) {
       await this.rollBack(applied, targets, snapshots);
-      throw new DynamoDbWireError(
-        'TransactionCanceledException',
-        `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
-        { CancellationReasons: reasons },
-      );
+      throw cancelled(reasons);
     }
-    return capacity(input.ReturnConsumedCapacity, targets[0]?.table, units, 'WriteCapacityUnits');
+    return capacity(consumed, targets[0]?.table, units, 'WriteCapacityUnits');
   }
 
   async transactGet(input: { TransactItems?: TransactGetAction[]; ReturnConsumedCapacity?: string }) {
@@ -143,10 +197,20 @@ export class LocalTransactions {
     if (actions.length === 0 || actions.length > MAX_ACTIONS) {
       throw validationError(`Member must have length less than or equal to ${MAX_ACTIONS}`);
     }
+    for (const action of actions)
+      if (!action.Get) throw validationError('Each TransactItems element must hold a Get');
+    const ids = await Promise.all(
+      actions.map(async ({ Get }) => {
+        const table = Get?.TableName as string;
+        return this.keys.itemId(table, await this.keys.keyOf(table, Get?.Key as Item));
+      }),
+    );
+    const busy = this.locks.heldByTransactions(ids);
+    if (busy.length > 0) throw conflicted(actions.length, busy);
     let units = 0;
     const responses = [];
     for (const action of actions) {
-      if (!action.Get) throw validationError('Each TransactItems element must hold a Get');
+      if (!action.Get) continue;
       const { ConsumedCapacity, Item } = await this.backend.send(
         new GetItemCommand({ ...action.Get, ConsistentRead: true, ReturnConsumedCapacity: 'TOTAL' }),
       );
@@ -166,12 +230,16 @@ export class LocalTransactions {
       Key?: Item;
       Item?: Item;
     };
-    const key = await this.keyOf(fields.TableName, (fields.Key ?? fields.Item) as Item);
+    const key = await this.keys.keyOf(fields.TableName, (fields.Key ?? fields.Item) as Item);
     return { table: fields.TableName, key, fields };
   }
 
   /** Applies one action with its condition; returns the write units a transaction bills for it (twice). */
-  private async apply(action: TransactWriteAction, snapshot: Item | undefined, key: Item): Promise<number> {
+  private async applyOne(
+    action: TransactWriteAction,
+    snapshot: Item | undefined,
+    key: Item,
+  ): Promise<number> {
     const condition = (f: ConditionFields) => ({
       TableName: f.TableName,
       ConditionExpression: f.ConditionExpression,

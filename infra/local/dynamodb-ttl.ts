@@ -14,7 +14,8 @@ import {
   paginateScan,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDbWireError, validationError } from './dynamodb-errors.ts';
-import type { WriteLock } from './write-lock.ts';
+import type { ItemLocks } from './item-locks.ts';
+import type { KeySchemas } from './key-schemas.ts';
 
 const FIVE_YEARS_SECONDS = 5 * 365 * 24 * 3600;
 
@@ -24,7 +25,8 @@ export class LocalTimeToLive {
   constructor(
     private readonly backend: DynamoDBClient,
     private readonly settingsFile: string,
-    private readonly lock: WriteLock,
+    private readonly keys: KeySchemas,
+    private readonly locks: ItemLocks,
   ) {
     // Table name → TTL attribute, with no prototype: a table name is never looked up on Object's.
     this.settings = Object.create(null);
@@ -121,29 +123,32 @@ export class LocalTimeToLive {
     }
   }
 
-  private deleteIfStillExpired(
+  private async deleteIfStillExpired(
     table: string,
     key: Record<string, AttributeValue>,
     attribute: string,
     seen: AttributeValue,
   ) {
-    return this.lock.run(async () => {
-      try {
-        // Only if nobody extended the item since the scan saw it.
-        await this.backend.send(
-          new DeleteItemCommand({
-            TableName: table,
-            Key: key,
-            ConditionExpression: '#ttl = :seen',
-            ExpressionAttributeNames: { '#ttl': attribute },
-            ExpressionAttributeValues: { ':seen': seen },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return false;
-        throw error;
-      }
-    });
+    // An item a transaction holds is left for the next sweep (DynamoDB's TTL deletes late, too).
+    const ids = [this.keys.itemId(table, key)];
+    if (!this.locks.beginWrites(ids)) return false;
+    try {
+      // Only if nobody extended the item since the scan saw it.
+      await this.backend.send(
+        new DeleteItemCommand({
+          TableName: table,
+          Key: key,
+          ConditionExpression: '#ttl = :seen',
+          ExpressionAttributeNames: { '#ttl': attribute },
+          ExpressionAttributeValues: { ':seen': seen },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    } finally {
+      this.locks.endWrites(ids);
+    }
   }
 }

@@ -1,31 +1,63 @@
 /**
- * The embedded DynamoDB: dynalite (LevelDB files under DATA_DIR) behind a small gateway that adds
- * what dynalite lacks, TransactWriteItems / TransactGetItems and TTL, and serializes writes while a
- * transaction runs. Clients talk to the gateway's endpoint exactly as they would to DynamoDB.
+ * The embedded DynamoDB: dynalite (LevelDB files under DATA_DIR) behind a small gateway that adds what
+ * dynalite lacks: TransactWriteItems / TransactGetItems, TTL, and DynamoDB's behaviour under concurrency
+ * (item-locks.ts: overlapping transactions cancel one another with TransactionConflict, a plain write to
+ * an item a transaction holds fails with TransactionConflictException). Clients talk to the gateway's
+ * endpoint exactly as they would to DynamoDB.
+ *
+ * For tests, two things DynamoDB does that a local store does not: index reads that lag the table
+ * (`indexLagMs`: an item written less than that long ago is left out of index queries, so code that needs
+ * read-your-writes through an index is found), and faults on demand (`injectFault`).
  */
-
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
 import { DynamoDbWireError } from './dynamodb-errors.ts';
 import { LocalTransactions } from './dynamodb-transactions.ts';
 import { LocalTimeToLive } from './dynamodb-ttl.ts';
-import { WriteLock } from './write-lock.ts';
+import { ItemLocks } from './item-locks.ts';
+import { KeySchemas } from './key-schemas.ts';
+
+/**
+ * What a test can make the next call of one action do: fail as throttled, be cancelled by a conflict,
+ * or (transactions) be applied and then lose its response, as a timeout after a commit does, or hold
+ * its items until `releaseHeld()`, to show what meets a running transaction.
+ */
+export type Fault = 'throttle' | 'conflict' | 'lose-response' | 'hold';
 
 export interface LocalDynamoDb {
   endpoint: string;
   /** Deletes expired items now (the sweeper also runs on its own every `ttlSweepSeconds`). */
   sweepExpiredItems(nowSeconds?: number): Promise<number>;
+  /** The next `count` calls of `action` (e.g. TransactWriteItems) meet `fault`. */
+  injectFault(action: string, fault: Fault, count?: number): void;
+  /** Resolves once a transaction holds its items under the 'hold' fault. */
+  whenHolding(): Promise<void>;
+  /** Lets the transactions held under the 'hold' fault go on. */
+  releaseHeld(): void;
   close(): Promise<void>;
 }
 
-const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem']);
+type Item = Record<string, AttributeValue>;
+/** The parts of a request body the gateway reads. */
+interface WireInput {
+  TableName: string;
+  IndexName?: string;
+  Item: Item;
+  Key: Item;
+  RequestItems: Record<string, unknown>;
+}
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
 
 function listen(server: http.Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -43,21 +75,56 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function reply(res: ServerResponse, status: number, body: string): void {
-  const buffer = Buffer.from(body);
+const json = (status: number, body: string): Answer => ({ status, headers: {}, body: Buffer.from(body) });
+
+function reply(res: ServerResponse, { status, headers, body }: Answer): void {
   res.writeHead(status, {
+    ...headers,
     'content-type': 'application/x-amz-json-1.0',
-    'content-length': buffer.length,
-    'x-amzn-requestid': randomUUID(),
-    'x-amz-crc32': String(crc32(buffer)),
+    'content-length': body.length,
+    'x-amzn-requestid': String(headers['x-amzn-requestid'] ?? randomUUID()),
+    'x-amz-crc32': String(crc32(body)),
   });
-  res.end(buffer);
+  res.end(body);
+}
+
+const FAULT_ERRORS: Record<Exclude<Fault, 'lose-response' | 'hold'>, () => DynamoDbWireError> = {
+  throttle: () =>
+    new DynamoDbWireError(
+      'ProvisionedThroughputExceededException',
+      'The level of configured provisioned throughput for the table was exceeded',
+    ),
+  conflict: () =>
+    new DynamoDbWireError(
+      'TransactionCanceledException',
+      'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]',
+      {
+        CancellationReasons: [
+          { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' },
+        ],
+      },
+    ),
+};
+
+/** Signals that a transaction holds its items, and lets it go on when released. */
+function holdGate() {
+  let started!: () => void;
+  let release!: () => void;
+  const startedOnce = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { started, startedOnce, release, released };
 }
 
 export async function startLocalDynamoDb(options: {
   dataDir: string;
   port?: number;
   ttlSweepSeconds?: number;
+  /** Index queries leave out items written less than this long ago (default 0: no lag). */
+  indexLagMs?: number;
 }): Promise<LocalDynamoDb> {
   const dir = join(options.dataDir, 'dynamodb');
   mkdirSync(dir, { recursive: true });
@@ -70,19 +137,38 @@ export async function startLocalDynamoDb(options: {
     credentials: EMBEDDED_CREDENTIALS,
     maxAttempts: 1,
   });
-  const lock = new WriteLock();
-  const transactions = new LocalTransactions(backend);
-  const ttl = new LocalTimeToLive(backend, join(options.dataDir, 'dynamodb-ttl.json'), lock);
+  const keys = new KeySchemas(backend);
+  const locks = new ItemLocks();
+  const lastWritten = new Map<string, number>();
+  const written = (ids: readonly string[]) => {
+    const now = Date.now();
+    for (const id of ids) lastWritten.set(id, now);
+  };
+  const transactions = new LocalTransactions(backend, keys, locks, written);
+  const ttl = new LocalTimeToLive(backend, join(options.dataDir, 'dynamodb-ttl.json'), keys, locks);
+  const faults = new Map<string, Fault[]>();
+  let holding = holdGate();
+  const hold = async () => {
+    holding.started();
+    await holding.released;
+  };
+  const inFlight = new Set<Promise<unknown>>();
 
-  const forward = (req: IncomingMessage, body: Buffer, res: ServerResponse) =>
-    new Promise<void>((resolve, reject) => {
+  const forward = (req: IncomingMessage, body: Buffer) =>
+    new Promise<Answer>((resolve, reject) => {
       const upstream = http.request(
         `${storeUrl}${req.url ?? '/'}`,
         { method: req.method, headers: { ...req.headers, host: `127.0.0.1:${storePort}` } },
         (answer) => {
-          res.writeHead(answer.statusCode ?? 500, answer.headers);
-          answer.pipe(res);
-          answer.on('end', resolve);
+          const chunks: Buffer[] = [];
+          answer.on('data', (c: Buffer) => chunks.push(c));
+          answer.on('end', () =>
+            resolve({
+              status: answer.statusCode ?? 500,
+              headers: answer.headers,
+              body: Buffer.concat(chunks),
+            }),
+          );
           answer.on('error', reject);
         },
       );
@@ -90,34 +176,134 @@ export async function startLocalDynamoDb(options: {
       upstream.end(body);
     });
 
-  const handled = new Map<string, (input: never) => Promise<unknown>>([
-    ['TransactWriteItems', (input) => lock.run(() => transactions.transactWrite(input))],
-    ['TransactGetItems', (input) => lock.run(() => transactions.transactGet(input))],
-    ['UpdateTimeToLive', (input) => ttl.update(input)],
-    ['DescribeTimeToLive', (input) => ttl.describe(input)],
-  ]);
+  const idsOf = async (table: string, itemsOrKeys: Item[]) =>
+    Promise.all(itemsOrKeys.map(async (item) => keys.itemId(table, await keys.keyOf(table, item))));
+
+  /** The items a plain write or read is about. */
+  async function targets(action: string, input: WireInput): Promise<string[]> {
+    switch (action) {
+      case 'PutItem':
+        return idsOf(input.TableName, [input.Item]);
+      case 'UpdateItem':
+      case 'DeleteItem':
+      case 'GetItem':
+        return idsOf(input.TableName, [input.Key]);
+      case 'BatchWriteItem':
+        return (
+          await Promise.all(
+            Object.entries(
+              input.RequestItems as Record<
+                string,
+                { PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }[]
+              >,
+            ).map(([table, requests]) =>
+              idsOf(
+                table,
+                requests.map((r) => (r.PutRequest?.Item ?? r.DeleteRequest?.Key) as Item),
+              ),
+            ),
+          )
+        ).flat();
+      case 'BatchGetItem':
+        return (
+          await Promise.all(
+            Object.entries(input.RequestItems as Record<string, { Keys: Item[] }>).map(([table, { Keys }]) =>
+              idsOf(table, Keys),
+            ),
+          )
+        ).flat();
+      default:
+        return [];
+    }
+  }
+
+  /** Leaves out of an index query's answer the items written within the lag. */
+  async function lagged(table: string, answer: Answer): Promise<Answer> {
+    const lag = options.indexLagMs ?? 0;
+    if (lag <= 0 || answer.status !== 200) return answer;
+    const result = JSON.parse(answer.body.toString('utf8')) as { Items?: Item[]; Count?: number };
+    const since = Date.now() - lag;
+    const ids = await idsOf(table, result.Items ?? []);
+    const items = (result.Items ?? []).filter((_, i) => (lastWritten.get(ids[i] as string) ?? 0) < since);
+    return { ...answer, body: Buffer.from(JSON.stringify({ ...result, Items: items, Count: items.length })) };
+  }
+
+  async function handle(action: string, req: IncomingMessage, body: Buffer): Promise<Answer | 'lost'> {
+    const input = JSON.parse(body.toString('utf8') || '{}') as WireInput;
+    const fault = faults.get(action)?.shift();
+    if (fault === 'throttle' || fault === 'conflict') throw FAULT_ERRORS[fault]();
+    const after = (answer: Answer): Answer | 'lost' => (fault === 'lose-response' ? 'lost' : answer);
+    switch (action) {
+      case 'TransactWriteItems':
+        return after(
+          json(
+            200,
+            JSON.stringify(
+              await transactions.transactWrite(input as never, fault === 'hold' ? hold : undefined),
+            ),
+          ),
+        );
+      case 'TransactGetItems':
+        return json(200, JSON.stringify(await transactions.transactGet(input as never)));
+      case 'UpdateTimeToLive':
+        return json(200, JSON.stringify(await ttl.update(input as never)));
+      case 'DescribeTimeToLive':
+        return json(200, JSON.stringify(await ttl.describe(input as never)));
+      case 'PutItem':
+      case 'UpdateItem':
+      case 'DeleteItem':
+      case 'BatchWriteItem': {
+        const ids = await targets(action, input);
+        if (!locks.beginWrites(ids)) {
+          throw new DynamoDbWireError('TransactionConflictException', 'Transaction is ongoing for the item');
+        }
+        try {
+          const answer = await forward(req, body);
+          if (answer.status === 200) written(ids);
+          return after(answer);
+        } finally {
+          locks.endWrites(ids);
+        }
+      }
+      case 'GetItem':
+      case 'BatchGetItem':
+        await locks.whenFree(await targets(action, input));
+        return forward(req, body);
+      case 'Query':
+      case 'Scan': {
+        const answer = await forward(req, body);
+        return input.IndexName ? lagged(input.TableName, answer) : answer;
+      }
+      default:
+        return forward(req, body);
+    }
+  }
 
   const gateway = http.createServer(async (req, res) => {
-    try {
-      const body = await readBody(req);
-      const action = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
-      const own = handled.get(action);
-      if (own) reply(res, 200, JSON.stringify(await own(JSON.parse(body.toString('utf8') || '{}') as never)));
-      else if (WRITES.has(action)) await lock.run(() => forward(req, body, res));
-      else await forward(req, body, res);
-    } catch (error) {
-      const wire =
-        error instanceof DynamoDbWireError
-          ? error
-          : new DynamoDbWireError(
-              'InternalServerError',
-              `Embedded DynamoDB failed: ${(error as Error).message}`,
-              {},
-              500,
-            );
-      if (!res.headersSent) reply(res, wire.statusCode, wire.toBody());
-      else res.destroy();
-    }
+    const work = (async () => {
+      try {
+        const body = await readBody(req);
+        const action = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
+        const answer = await handle(action, req, body);
+        if (answer === 'lost') res.destroy();
+        else reply(res, answer);
+      } catch (error) {
+        const wire =
+          error instanceof DynamoDbWireError
+            ? error
+            : new DynamoDbWireError(
+                'InternalServerError',
+                `Embedded DynamoDB failed: ${(error as Error).message}`,
+                {},
+                500,
+              );
+        if (!res.headersSent) reply(res, json(wire.statusCode, wire.toBody()));
+        else res.destroy();
+      }
+    })();
+    inFlight.add(work);
+    await work;
+    inFlight.delete(work);
   });
   const port = await listen(gateway, options.port ?? 0, '127.0.0.1');
 
@@ -134,11 +320,22 @@ export async function startLocalDynamoDb(options: {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     sweepExpiredItems: (nowSeconds) => ttl.sweep(nowSeconds),
+    whenHolding: () => holding.startedOnce,
+    releaseHeld() {
+      holding.release();
+      holding = holdGate();
+    },
+    injectFault(action, fault, count = 1) {
+      faults.set(action, [...(faults.get(action) ?? []), ...Array.from({ length: count }, () => fault)]);
+    },
     async close() {
       clearInterval(sweeper);
-      await new Promise<void>((resolve) => gateway.close(() => resolve()));
-      // Wait for in-flight writes, then close dynalite so LevelDB flushes and releases its lock.
-      await lock.run(async () => undefined);
+      await new Promise<void>((resolve) => {
+        gateway.close(() => resolve());
+        gateway.closeAllConnections();
+      });
+      // Wait for requests in flight, then close dynalite so LevelDB flushes and releases its lock.
+      await Promise.allSettled(inFlight);
       backend.destroy();
       await new Promise<void>((resolve) => store.close(() => resolve()));
     },

@@ -21,7 +21,12 @@ export const CHILD_LINK_PREFIX = 'CHILD#';
 export const DELETE_LEASE_ATTRIBUTE = 'deletingUntil';
 
 /** Live counts of a node's children and descendants, by nodeType and status (list totals). */
-export const countsKey = (nodeId: string) => ({ PK: `NODE#${nodeId}`, SK: 'COUNTS' });
+export const countsKey = (nodeId: string, shard: number) => ({
+  PK: `NODE#${nodeId}`,
+  SK: `${COUNTS_PREFIX}#${shard}`,
+});
+/** Every shard of a node's counts (and the one COUNTS item of a data folder from before shards) begins so. */
+export const COUNTS_PREFIX = 'COUNTS';
 
 export const userKey = (principalId: string) => ({ PK: `USER#${principalId}`, SK: 'PROFILE' });
 export const usernameKey = (username: string) => ({

@@ -1,14 +1,25 @@
 /**
- * Live counts kept for list totals, so no list request counts items. Each node has one COUNTS item:
- *   `k#<nodeType>#<status>`  its live children of that type and status
- *   `d#<nodeType>#<status>`  its live descendants of that type and status
- * A create adds 1 to its parent's children and to every ancestor's descendants; a soft delete takes 1
- * away; a status change moves 1 between statuses. The write path puts these updates in the same
- * transaction as the writes they count, so totals never drift from the indexes.
+ * Live counts kept for list totals, so no list request counts items. A node's counts are spread over
+ * COUNT_SHARDS small items (write-sharded counters), each holding
+ *   `k#<nodeType>#<status>`  live children of that type and status
+ *   `d#<nodeType>#<status>`  live descendants of that type and status
+ * and a node's count is the sum over its shards. A create adds 1 to its parent's children and to every
+ * ancestor's descendants; a soft delete takes 1 away; a status change moves 1 between statuses. The
+ * write path puts these updates in the same transaction as the writes they count (all of one commit in
+ * one shard, picked at random), so totals never drift from the indexes, and concurrent writers under one
+ * environment meet on one counts item only when they pick the same shard.
+ *
+ * Reading a node's counts is one consistent Query of its shards: about 1 RCU for 16 small items.
  */
 import type { Node, NodeStatus } from '#shared/domain/node.ts';
-import { countsKey } from './keys.ts';
-import { batchGetItems } from './reads.ts';
+import { COUNTS_PREFIX, countsKey, nodeKey } from './keys.ts';
+import { queryAll } from './reads.ts';
+import { TABLE_SCHEMA } from './table-schema.ts';
+
+export const COUNT_SHARDS = 16;
+
+/** The shard a commit's count updates go to. */
+export const pickShard = () => Math.floor(Math.random() * COUNT_SHARDS);
 
 export type CountKind = 'k' | 'd';
 export const countAttribute = (kind: CountKind, nodeType: string, status: NodeStatus) =>
@@ -32,14 +43,14 @@ export function countNode(deltas: CountDeltas, node: Node, status: NodeStatus, d
 }
 
 /** The counts that did change, as UpdateItem inputs (ADD is atomic and creates missing counters). */
-export function countUpdates(deltas: CountDeltas, TableName: string) {
+export function countUpdates(deltas: CountDeltas, TableName: string, shard: number) {
   return [...deltas].flatMap(([nodeId, counts]) => {
     const changed = [...counts].filter(([, delta]) => delta !== 0);
     if (changed.length === 0) return [];
     return [
       {
         TableName,
-        Key: countsKey(nodeId),
+        Key: countsKey(nodeId, shard),
         UpdateExpression: `ADD ${changed.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
         ExpressionAttributeNames: Object.fromEntries(changed.map(([attribute], i) => [`#c${i}`, attribute])),
         ExpressionAttributeValues: Object.fromEntries(changed.map(([, delta], i) => [`:c${i}`, delta])),
@@ -51,16 +62,24 @@ export function countUpdates(deltas: CountDeltas, TableName: string) {
 /** Counts of one node: attribute → number (absent counters are 0). */
 export type NodeCounts = Record<string, number>;
 
-/** The COUNTS items of the given nodes (strongly consistent, one small item each). */
+/** The counts of the given nodes, each summed over its shards (strongly consistent). */
 export async function readCounts(nodeIds: string[]): Promise<Map<string, NodeCounts>> {
-  const result = new Map<string, NodeCounts>(nodeIds.map((id) => [id, {}]));
-  for (const { PK, ...attributes } of await batchGetItems(nodeIds.map(countsKey), { consistent: true })) {
-    const counts = Object.entries(attributes).filter(
-      ([name, value]) => /^[kd]#/.test(name) && typeof value === 'number',
-    );
-    result.set(String(PK).slice('NODE#'.length), Object.fromEntries(counts) as NodeCounts);
-  }
-  return result;
+  const summed = await Promise.all(
+    nodeIds.map(async (nodeId) => {
+      const shards = await queryAll(TABLE_SCHEMA.partitionKey, nodeKey(nodeId).PK, {
+        sortKeyPrefix: { attribute: TABLE_SCHEMA.sortKey, prefix: COUNTS_PREFIX },
+        consistent: true,
+      });
+      const counts: NodeCounts = {};
+      for (const shard of shards) {
+        for (const [name, value] of Object.entries(shard)) {
+          if (/^[kd]#/.test(name) && typeof value === 'number') counts[name] = (counts[name] ?? 0) + value;
+        }
+      }
+      return [nodeId, counts] as const;
+    }),
+  );
+  return new Map(summed);
 }
 
 /** Sum of the counters of one kind, optionally only for some nodeTypes and one status. */

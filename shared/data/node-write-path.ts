@@ -15,8 +15,9 @@ import { ConflictError } from '#shared/domain/errors.ts';
 import type { Node, NodeStatus } from '#shared/domain/node.ts';
 import { conditionally } from './conditional-writes.ts';
 import { childLinks, nodes } from './entities.ts';
-import { childLinkKey, DELETE_LEASE_ATTRIBUTE, nodeKey } from './keys.ts';
-import { type CountDeltas, countNode, countUpdates } from './node-counts.ts';
+import { childLinkKey, countsKey, DELETE_LEASE_ATTRIBUTE, nodeKey } from './keys.ts';
+import { COUNT_SHARDS, type CountDeltas, countNode, countUpdates, pickShard } from './node-counts.ts';
+import { findNode } from './node-repository.ts';
 
 export type NodeWrite =
   /** A new node; fails if the id is taken. */
@@ -29,13 +30,9 @@ export type NodeWrite =
   /** The published copy of a node is marked deleted along with its working copy. */
   | { kind: 'deletePublished'; nodeId: string; modificationDate: string }
   /**
-   * A subtree delete is about to read this node's children: until `until`, no child can be created under
-   * it (see requireLive), so the children read afterwards are all it has. Readers see nothing of it.
-   */
-  | { kind: 'markDeleting'; nodeId: string; expectedNodeVersionId: string; until: string }
-  /**
-   * Nothing is written, but the commit fails unless this node exists, is not deleted, and no delete of it
-   * holds a lease at `at` (the moment of the write).
+   * The commit fails if a delete of this node holds a lease at `at` (the moment of the write). Checked on
+   * the shard of the node's counts the commit updates anyway (a create adds to its parent's), so it adds
+   * no item to the transaction.
    */
   | { kind: 'requireLive'; nodeId: string; at: string };
 
@@ -88,37 +85,58 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
           },
         },
       ];
-    case 'markDeleting':
-      return [
-        {
-          Update: {
-            TableName,
-            Key: nodeKey(write.nodeId),
-            UpdateExpression: 'SET #lease = :until',
-            ConditionExpression: 'nodeVersionId = :expected AND deleted = :false',
-            ExpressionAttributeNames: { '#lease': DELETE_LEASE_ATTRIBUTE },
-            ExpressionAttributeValues: {
-              ':until': write.until,
-              ':expected': write.expectedNodeVersionId,
-              ':false': false,
-            },
-          },
-        },
-      ];
     case 'requireLive':
-      return [
-        {
+      // Folded into the counts update of the node (see transactionOf).
+      return [];
+  }
+}
+
+const LEASE_FREE = 'attribute_not_exists(#lease) OR #lease < :at';
+
+/**
+ * The count updates of a commit, in shard `shard` of each node, each remembering the requireLive write
+ * whose lease condition it carries; a node that must be live but has no counts update here gets a
+ * condition check on that shard instead.
+ */
+function countItems(
+  writes: NodeWrite[],
+  TableName: string,
+  shard: number,
+): { write?: NodeWrite; item: TransactItem }[] {
+  const updates: { write?: NodeWrite; item: TransactItem }[] = countUpdates(
+    countDeltasOf(writes),
+    TableName,
+    shard,
+  ).map((Update) => ({ item: { Update } }));
+  for (const write of writes) {
+    if (write.kind !== 'requireLive') continue;
+    const lease = { ExpressionAttributeNames: { '#lease': DELETE_LEASE_ATTRIBUTE }, ':at': write.at };
+    const entry = updates.find((u) => u.item.Update?.Key?.PK === nodeKey(write.nodeId).PK);
+    if (entry?.item.Update) {
+      const update = entry.item.Update;
+      update.ConditionExpression = LEASE_FREE;
+      update.ExpressionAttributeNames = {
+        ...update.ExpressionAttributeNames,
+        ...lease.ExpressionAttributeNames,
+      };
+      update.ExpressionAttributeValues = { ...update.ExpressionAttributeValues, ':at': write.at };
+      entry.write = write;
+    } else {
+      updates.push({
+        write,
+        item: {
           ConditionCheck: {
             TableName,
-            Key: nodeKey(write.nodeId),
-            ConditionExpression:
-              'attribute_exists(PK) AND deleted = :false AND (attribute_not_exists(#lease) OR #lease < :at)',
-            ExpressionAttributeNames: { '#lease': DELETE_LEASE_ATTRIBUTE },
-            ExpressionAttributeValues: { ':false': false, ':at': write.at },
+            Key: countsKey(write.nodeId, shard),
+            ConditionExpression: LEASE_FREE,
+            ExpressionAttributeNames: lease.ExpressionAttributeNames,
+            ExpressionAttributeValues: { ':at': write.at },
           },
         },
-      ];
+      });
+    }
   }
+  return updates;
 }
 
 /** How the writes change the live counts above the nodes they write. */
@@ -138,10 +156,14 @@ function countDeltasOf(writes: NodeWrite[]): CountDeltas {
 }
 
 /** The whole transaction: each write's items, then the count updates, each remembering its write. */
-function transactionOf(writes: NodeWrite[], TableName: string): { write?: NodeWrite; item: TransactItem }[] {
+function transactionOf(
+  writes: NodeWrite[],
+  TableName: string,
+  shard = 0,
+): { write?: NodeWrite; item: TransactItem }[] {
   return [
     ...writes.flatMap((write) => toTransactItems(write, TableName).map((item) => ({ write, item }))),
-    ...countUpdates(countDeltasOf(writes), TableName).map((Update) => ({ item: { Update } })),
+    ...countItems(writes, TableName, shard),
   ];
 }
 
@@ -165,11 +187,39 @@ export const commitBytes = (writes: NodeWrite[]) =>
 export const fitsOneCommit = (footprint: CommitFootprint) =>
   footprint.items <= MAX_WRITES_PER_COMMIT && footprint.bytes <= MAX_COMMIT_BYTES;
 
+/**
+ * A subtree delete is about to read the children of `node`: until `until`, no child can be created under
+ * it (see requireLive), so the children read afterwards are all it will have. The lease is set on every
+ * shard of the node's counts, each on its own (a create that meets one is held up only by that one), so
+ * creates streaming into a folder cannot starve its delete. Fails (NodeWriteConflict) unless the node is
+ * still at the version the delete read. Readers see nothing of it.
+ */
+export async function leaseForDelete(node: Node, until: string): Promise<void> {
+  const TableName = config().tableName;
+  await Promise.all(
+    Array.from({ length: COUNT_SHARDS }, (_, shard) =>
+      dynamoDb().send(
+        new UpdateCommand({
+          TableName,
+          Key: countsKey(node.nodeId, shard),
+          UpdateExpression: 'SET #lease = :until',
+          ExpressionAttributeNames: { '#lease': DELETE_LEASE_ATTRIBUTE },
+          ExpressionAttributeValues: { ':until': until },
+        }),
+      ),
+    ),
+  );
+  const current = await findNode(node.nodeId);
+  if (current?.nodeVersionId !== node.nodeVersionId || current.deleted) {
+    throw new NodeWriteConflict([{ kind: 'requireLive', nodeId: node.nodeId, at: until }]);
+  }
+}
+
 /** Commits the writes all together or not at all. */
 export async function commitNodeWrites(writes: NodeWrite[]): Promise<void> {
   if (writes.length === 0) return;
   const { tableName } = config();
-  const expanded = transactionOf(writes, tableName);
+  const expanded = transactionOf(writes, tableName, pickShard());
   if (expanded.length > MAX_WRITES_PER_COMMIT) {
     throw new Error(`A commit holds at most ${MAX_WRITES_PER_COMMIT} items, got ${expanded.length}`);
   }

@@ -9,6 +9,7 @@ import {
   commitItemCount,
   commitNodeWrites,
   fitsOneCommit,
+  leaseForDelete,
   type NodeWrite,
   NodeWriteConflict,
 } from '#shared/data/node-write-path.ts';
@@ -294,10 +295,10 @@ const DELETE_LEASE_MS = 60_000;
 const CONTAINER_TYPES: ReadonlySet<string> = new Set(NODE_TYPES.flatMap((type) => type.parents));
 
 /**
- * The live subtree under `root`, level by level (root first). Each level's containers are marked first and
- * read second: once marked, no child can be created under them until the lease ends, so the children read
- * after the mark are all they will have when the delete commits. (An update of a marked node replaces its
- * item and lifts the mark, but it also changes its version, so the delete's commit fails and starts over.)
+ * The live subtree under `root`, level by level (root first). Each level's containers are leased first and
+ * read second: once leased, no child can be created under them until the lease ends, so the children read
+ * after the lease are all they will have when the delete commits. (An update of a leased node changes its
+ * version, so the delete's commit fails and starts over.)
  */
 async function collectSubtree(root: Node, at: string): Promise<Node[]> {
   const until = new Date(Date.parse(at) + DELETE_LEASE_MS).toISOString();
@@ -306,13 +307,7 @@ async function collectSubtree(root: Node, at: string): Promise<Node[]> {
     subtree.push(...level);
     const containers = level.filter((node) => CONTAINER_TYPES.has(node.nodeType));
     if (containers.length === 0) break;
-    for await (const batch of commitBatches(
-      containers.map((node) => [
-        { kind: 'markDeleting', nodeId: node.nodeId, expectedNodeVersionId: node.nodeVersionId, until },
-      ]),
-    )) {
-      await commitNodeWrites(batch.flat());
-    }
+    await Promise.all(containers.map((node) => leaseForDelete(node, until)));
     const childIds = (await Promise.all(containers.map((node) => findLiveChildIds(node.nodeId)))).flat();
     level = (await findNodes(childIds)).filter((child) => !child.deleted);
   }

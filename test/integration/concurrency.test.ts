@@ -49,16 +49,20 @@ it('creates racing a multi-transaction subtree delete either fail with 404 or ar
     await createNode(api, token, urlDocument(i % 2 ? top.nodeId : sub.nodeId, `Doc ${i}`));
 
   const deletion = api.call('DELETE', `/api/v1/items/${top.nodeId}`, { token, body: {} });
+  // Creates under both folders through the delete (a steady stream, as an import would send them).
+  const create = (i: number) =>
+    api.call('POST', '/api/v1/items', {
+      token,
+      body: urlDocument(i % 2 ? top.nodeId : sub.nodeId, `Late ${i}`),
+    });
   const creates: Promise<{ status: number; body: any }>[] = [];
-  for (let i = 0; i < 30; i++) {
-    creates.push(
-      api.call('POST', '/api/v1/items', {
-        token,
-        body: urlDocument(i % 2 ? top.nodeId : sub.nodeId, `Late ${i}`),
-      }),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 5));
+  for (let i = 0; i < 40; i++) {
+    creates.push(create(i));
+    await new Promise((resolve) => setTimeout(resolve, 15));
   }
+  await deletion;
+  // And right after it: these can only fail.
+  for (let i = 40; i < 43; i++) creates.push(create(i));
   const deleted = await deletion;
   const answers = await Promise.all(creates);
   expect(deleted.status).toBe(200);

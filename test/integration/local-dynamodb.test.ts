@@ -10,6 +10,7 @@ import {
   DescribeTimeToLiveCommand,
   DynamoDBClient,
   TransactionCanceledException,
+  TransactionConflictException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import {
@@ -175,7 +176,7 @@ describe('TransactWriteItems', () => {
     expect(await get('d0')).toBeUndefined();
   });
 
-  it('serializes concurrent transactions: exactly one of competing conditional claims wins', async () => {
+  it('lets exactly one of competing conditional claims win; the others are cancelled as DynamoDB cancels them', async () => {
     const claims = await Promise.allSettled(
       Array.from({ length: 10 }, (_, i) =>
         db.send(
@@ -195,9 +196,115 @@ describe('TransactWriteItems', () => {
       ),
     );
     expect(claims.filter((c) => c.status === 'fulfilled')).toHaveLength(1);
+    for (const claim of claims) {
+      if (claim.status === 'fulfilled') continue;
+      const codes = (claim.reason as TransactionCanceledException).CancellationReasons?.map((r) => r.Code);
+      expect(['TransactionConflict', 'ConditionalCheckFailed']).toContain(codes?.[0]);
+      expect(codes?.[1]).toBe('None');
+    }
     const owner = (await get('lock'))?.owner;
     for (let i = 0; i < 10; i++)
       expect(await get(`claim-${i}`)).toEqual(i === owner ? { id: `claim-${i}` } : undefined);
+  });
+
+  it('cancels a transaction that meets a running one on an item, refuses a plain write to it, and makes reads wait', async () => {
+    await db.send(new PutCommand({ TableName, Item: { id: 'held', n: 1 } }));
+    local.injectFault('TransactWriteItems', 'hold');
+    const running = db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName,
+              Key: { id: 'held' },
+              UpdateExpression: 'SET n = :n',
+              ExpressionAttributeValues: { ':n': 2 },
+            },
+          },
+          { Put: { TableName, Item: { id: 'held-too' } } },
+        ],
+      }),
+    );
+    await local.whenHolding();
+    const other = await cancellation(
+      db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName, Item: { id: 'elsewhere' } } },
+            {
+              ConditionCheck: { TableName, Key: { id: 'held' }, ConditionExpression: 'attribute_exists(id)' },
+            },
+          ],
+        }),
+      ),
+    );
+    expect(other.CancellationReasons?.map((r) => r.Code)).toEqual(['None', 'TransactionConflict']);
+    const plain = await db
+      .send(new PutCommand({ TableName, Item: { id: 'held', n: 9 } }))
+      .catch((e: unknown) => e);
+    expect(plain).toBeInstanceOf(TransactionConflictException);
+    // Items nobody holds are written as usual.
+    await db.send(new PutCommand({ TableName, Item: { id: 'free' } }));
+    let read: unknown;
+    const reading = get('held').then((item) => {
+      read = item;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(read).toBeUndefined();
+    local.releaseHeld();
+    await running;
+    await reading;
+    expect(read).toEqual({ id: 'held', n: 2 });
+    expect(await get('elsewhere')).toBeUndefined();
+  });
+
+  it('answers a repeated ClientRequestToken as a success without writing again', async () => {
+    await db.send(new PutCommand({ TableName, Item: { id: 'counter', n: 0 } }));
+    const increment = (token: string, by = 1) =>
+      db.send(
+        new TransactWriteCommand({
+          ClientRequestToken: token,
+          TransactItems: [
+            {
+              Update: {
+                TableName,
+                Key: { id: 'counter' },
+                UpdateExpression: 'ADD n :by',
+                ExpressionAttributeValues: { ':by': by },
+              },
+            },
+            { Put: { TableName, Item: { id: `by-${token}` } } },
+          ],
+        }),
+      );
+    await increment('token-1');
+    await increment('token-1');
+    expect((await get('counter'))?.n).toBe(1);
+    const mismatch = await increment('token-1', 5).catch((e: unknown) => e);
+    expect((mismatch as Error).name).toBe('IdempotentParameterMismatchException');
+    await increment('token-2');
+    expect((await get('counter'))?.n).toBe(2);
+  });
+
+  it('loses the response of a committed transaction on demand; the SDK retries with its token and nothing is written twice', async () => {
+    await db.send(new PutCommand({ TableName, Item: { id: 'lossy', n: 0 } }));
+    local.injectFault('TransactWriteItems', 'lose-response');
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName,
+              Key: { id: 'lossy' },
+              UpdateExpression: 'ADD n :one',
+              ExpressionAttributeValues: { ':one': 1 },
+            },
+          },
+          { Put: { TableName, Item: { id: 'lossy-mark' } } },
+        ],
+      }),
+    );
+    expect((await get('lossy'))?.n).toBe(1);
   });
 
   it('reports consumed capacity at twice the cost of plain writes', async () => {

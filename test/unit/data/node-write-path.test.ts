@@ -5,7 +5,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { commitNodeWrites, NodeWriteConflict } from '#shared/data/node-write-path.ts';
 import { ServiceUnavailableError } from '#shared/domain/errors.ts';
 import { sampleNode } from '../../fixtures/nodes.ts';
@@ -63,14 +63,14 @@ describe('commitNodeWrites', () => {
     expect(items?.slice(2).map((i) => i.Update)).toEqual([
       {
         TableName: 'unit-test-table',
-        Key: { PK: `NODE#${parentId}`, SK: 'COUNTS' },
+        Key: { PK: `NODE#${parentId}`, SK: expect.stringMatching(/^COUNTS#\d+$/) },
         UpdateExpression: 'ADD #c0 :c0, #c1 :c1',
         ExpressionAttributeNames: { '#c0': 'k#DOCUMENT#IN_PROGRESS', '#c1': 'd#DOCUMENT#IN_PROGRESS' },
         ExpressionAttributeValues: { ':c0': -1, ':c1': -1 },
       },
       {
         TableName: 'unit-test-table',
-        Key: { PK: `NODE#${environmentId}`, SK: 'COUNTS' },
+        Key: { PK: `NODE#${environmentId}`, SK: expect.stringMatching(/^COUNTS#\d+$/) },
         UpdateExpression: 'ADD #c0 :c0',
         ExpressionAttributeNames: { '#c0': 'd#DOCUMENT#IN_PROGRESS' },
         ExpressionAttributeValues: { ':c0': -1 },
@@ -98,53 +98,31 @@ describe('commitNodeWrites', () => {
     });
   });
 
-  it('commits several writes in one transaction, with the parent checked to be alive and not being deleted', async () => {
+  it('commits several writes in one transaction; the parent must not be leased by a delete, checked on its counts', async () => {
     ddb.on(TransactWriteCommand).resolves({});
     await commitNodeWrites([
-      { kind: 'requireLive', nodeId: 'PARENT', at: '2026-11-23T00:00:00.000Z' },
+      { kind: 'requireLive', nodeId: node.parentId as string, at: '2026-11-23T00:00:00.000Z' },
       { kind: 'create', node },
     ]);
-    const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems;
-    expect(items).toEqual([
-      {
-        ConditionCheck: {
-          TableName: 'unit-test-table',
-          Key: { PK: 'NODE#PARENT', SK: 'DRAFT' },
-          ConditionExpression:
-            'attribute_exists(PK) AND deleted = :false AND (attribute_not_exists(#lease) OR #lease < :at)',
-          ExpressionAttributeNames: { '#lease': 'deletingUntil' },
-          ExpressionAttributeValues: { ':false': false, ':at': '2026-11-23T00:00:00.000Z' },
-        },
-      },
-      {
-        Put: {
-          TableName: 'unit-test-table',
-          Item: expect.objectContaining({ PK: `NODE#${node.nodeId}`, SK: 'DRAFT' }),
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
-      {
-        Put: {
-          TableName: 'unit-test-table',
-          Item: {
-            PK: `NODE#${node.parentId}`,
-            SK: `CHILD#${node.nodeId}`,
-            entity: 'ChildLink',
-            childId: node.nodeId,
-            nodeType: 'DOCUMENT',
-          },
-        },
-      },
-      expect.objectContaining({
-        Update: expect.objectContaining({
-          Key: { PK: `NODE#${node.parentId}`, SK: 'COUNTS' },
-          ExpressionAttributeValues: { ':c0': 1, ':c1': 1 },
-        }),
-      }),
-      expect.objectContaining({
-        Update: expect.objectContaining({ Key: { PK: `NODE#${node.environmentId}`, SK: 'COUNTS' } }),
-      }),
-    ]);
+    const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
+    // The node, its parent's record of it, and the counts above it: no extra item for the check.
+    expect(items.map((i) => Object.keys(i)[0])).toEqual(['Put', 'Put', 'Update', 'Update']);
+    expect(items[1]?.Put?.Item).toEqual({
+      PK: `NODE#${node.parentId}`,
+      SK: `CHILD#${node.nodeId}`,
+      entity: 'ChildLink',
+      childId: node.nodeId,
+      nodeType: 'DOCUMENT',
+    });
+    const parentCounts = items[2]?.Update;
+    expect(parentCounts).toMatchObject({
+      Key: { PK: `NODE#${node.parentId}`, SK: expect.stringMatching(/^COUNTS#\d+$/) },
+      ConditionExpression: 'attribute_not_exists(#lease) OR #lease < :at',
+      ExpressionAttributeNames: expect.objectContaining({ '#lease': 'deletingUntil' }),
+      ExpressionAttributeValues: expect.objectContaining({ ':at': '2026-11-23T00:00:00.000Z' }),
+    });
+    // Every count of the commit goes to one shard.
+    expect(new Set(items.slice(2).map((i) => i.Update?.Key?.SK)).size).toBe(1);
   });
 
   it('turns a failed condition into a NodeWriteConflict naming the failed writes', async () => {
@@ -157,26 +135,26 @@ describe('commitNodeWrites', () => {
       new TransactionCanceledException({
         message: 'cancelled',
         $metadata: {},
+        // The parent's counts carry the lease check.
         CancellationReasons: [
+          { Code: 'None' },
+          { Code: 'None' },
           { Code: 'ConditionalCheckFailed' },
-          { Code: 'None' },
-          { Code: 'None' },
-          { Code: 'None' },
           { Code: 'None' },
         ],
       }),
     );
-    const error = await commitNodeWrites([
-      { kind: 'requireLive', nodeId: 'PARENT', at: '2026-11-23T00:00:00.000Z' },
-      { kind: 'create', node },
-    ]).catch((e: unknown) => e);
+    const parentLive = {
+      kind: 'requireLive',
+      nodeId: node.parentId as string,
+      at: '2026-11-23T00:00:00.000Z',
+    } as const;
+    const error = await commitNodeWrites([parentLive, { kind: 'create', node }]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NodeWriteConflict);
-    expect((error as NodeWriteConflict).failed).toEqual([
-      { kind: 'requireLive', nodeId: 'PARENT', at: '2026-11-23T00:00:00.000Z' },
-    ]);
+    expect((error as NodeWriteConflict).failed).toEqual([parentLive]);
   });
 
-  it('turns throttling and transaction conflicts into a retryable 503', async () => {
+  it('turns throttling, and conflicts that outlast the retry budget, into a retryable 503', async () => {
     ddb
       .on(PutCommand)
       .rejects(new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} }));
@@ -190,12 +168,13 @@ describe('commitNodeWrites', () => {
         CancellationReasons: [{ Code: 'TransactionConflict' }, { Code: 'None' }],
       }),
     );
-    await expect(
-      commitNodeWrites([
-        { kind: 'requireLive', nodeId: 'P', at: '2026-11-23T00:00:00.000Z' },
-        { kind: 'create', node },
-      ]),
-    ).rejects.toBeInstanceOf(ServiceUnavailableError);
+    // Conflicts are tried again for CONFLICT_BUDGET_MS: let that time pass at once.
+    vi.useFakeTimers();
+    const commit = commitNodeWrites([{ kind: 'create', node }]).catch((e: unknown) => e);
+    for (let i = 0; i < 40; i++) await vi.advanceTimersByTimeAsync(500);
+    vi.useRealTimers();
+    expect(await commit).toBeInstanceOf(ServiceUnavailableError);
+    expect(ddb.commandCalls(TransactWriteCommand).length).toBeGreaterThan(5);
   });
 
   it('tries a transaction again when it met another one on a shared counts item', async () => {
