@@ -82,6 +82,8 @@ export interface OperationDeclaration {
   tag: string;
   /** Every operation needs a live session, but for these: login, the reference and the route fallback. */
   authenticated?: false;
+  /** Takes an Idempotency-Key (writes of nodes): a repeat gets the first answer and writes nothing. */
+  idempotent?: true;
   request: RequestContract;
   responses: Record<number, ResponseContract>;
 }
@@ -114,6 +116,12 @@ export function documentedResponses(operation: OperationDeclaration): Record<num
   }
   if (withSession) responses[401] = problem('No token, an invalid or expired token, or an ended session');
   if (withSession && changes) responses[403] = problem('A cookie-authenticated request from another site');
+  if (operation.idempotent) {
+    responses[409] = problem(
+      'IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key is still being carried out',
+    );
+    responses[422] = problem('IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for another request');
+  }
   return { ...responses, ...operation.responses };
 }
 

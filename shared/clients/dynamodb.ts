@@ -1,9 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { perConfig } from '#shared/config/index.ts';
 import { underRetryPolicy } from '#shared/data/retry-policy.ts';
 import { awsClientSettings } from './aws-client-settings.ts';
 import { asksForCapacity, recordConsumedCapacity } from './capacity-meter.ts';
+import { nextClientRequestToken } from './invocation.ts';
 
 /**
  * One DynamoDB document client per configuration (per process in Lambda, created on first use and reused
@@ -30,6 +31,11 @@ export const dynamoDb = perConfig((configuration) => {
   const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   // The one retry policy, around the SDK's own retries: every call of every repository goes through it.
   const send = ((command: Parameters<typeof documents.send>[0]) =>
-    underRetryPolicy(() => documents.send(command))) as typeof documents.send;
+    underRetryPolicy(() => {
+      // Each attempt of a transaction gets its own token, which the SDK repeats on its own retries.
+      if (command instanceof TransactWriteCommand)
+        command.input.ClientRequestToken = nextClientRequestToken();
+      return documents.send(command);
+    })) as typeof documents.send;
   return { send };
 });

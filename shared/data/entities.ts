@@ -14,6 +14,7 @@ import {
   bootstrapKey,
   childLinkKey,
   grantKey,
+  idempotencyKey,
   loginFailuresKey,
   type NodeCopy,
   nodeKey,
@@ -107,6 +108,23 @@ export const actions = defineEntity({
     ...actionKey(action.actionId),
     ...userActionsIndexKeys(action.user.principalId, action.dueDate, action.actionId),
   }),
+});
+
+/**
+ * A request sent with an Idempotency-Key: written in the same transaction as the writes that complete the
+ * request (so they happen once), then given the answer to replay; DynamoDB removes it after 24 hours.
+ */
+export const idempotentRequests = defineEntity({
+  name: 'IdempotentRequest',
+  schema: z.object({
+    fingerprint: z.string(),
+    committedAt: z.string(),
+    expiresAtEpoch: z.number(),
+    answer: z.optional(
+      z.object({ statusCode: z.number(), headers: z.record(z.string(), z.string()), body: z.string() }),
+    ),
+  }),
+  keys: (_request, principalId: string, key: string) => idempotencyKey(principalId, key),
 });
 
 /** Who a count of failed logins is about: a username, or a source address. */

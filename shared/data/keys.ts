@@ -76,6 +76,12 @@ export const userActionsIndexKeys = (principalId: string, dueDate: string, actio
 });
 export const userActionsPartition = (principalId: string) => `USER_ACTIONS#${principalId}`;
 
+/** The record of a request sent with an Idempotency-Key, by the caller and (a hash of) their key. */
+export const idempotencyKey = (principalId: string, key: string) => ({
+  PK: `IDEMPOTENCY#${principalId}#${key}`,
+  SK: 'REQUEST',
+});
+
 /** Failed logins of a username (lower case) or of a source address, in their current window. */
 export const loginFailuresKey = (
   subject: { kind: 'user'; username: string } | { kind: 'source'; address: string },

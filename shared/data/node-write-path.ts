@@ -10,11 +10,13 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
+import { currentInvocation } from '#shared/clients/invocation.ts';
 import { config } from '#shared/config/index.ts';
 import { ConflictError } from '#shared/domain/errors.ts';
 import type { Node, NodeStatus } from '#shared/domain/node.ts';
 import { conditionally } from './conditional-writes.ts';
 import { childLinks, nodes } from './entities.ts';
+import { claimItem } from './idempotency-repository.ts';
 import { childLinkKey, countsKey, DELETE_LEASE_ATTRIBUTE, nodeKey } from './keys.ts';
 import { COUNT_SHARDS, type CountDeltas, countNode, countUpdates, pickShard } from './node-counts.ts';
 import { findNode } from './node-repository.ts';
@@ -184,8 +186,9 @@ export const commitItemCount = (writes: NodeWrite[]) => transactionOf(writes, ''
 export const commitBytes = (writes: NodeWrite[]) =>
   Buffer.byteLength(JSON.stringify(transactionOf(writes, '').map((e) => e.item)));
 
+/** One item is left for the Idempotency-Key claim the commit that completes a request may carry. */
 export const fitsOneCommit = (footprint: CommitFootprint) =>
-  footprint.items <= MAX_WRITES_PER_COMMIT && footprint.bytes <= MAX_COMMIT_BYTES;
+  footprint.items < MAX_WRITES_PER_COMMIT && footprint.bytes <= MAX_COMMIT_BYTES;
 
 /**
  * A subtree delete is about to read the children of `node`: until `until`, no child can be created under
@@ -215,11 +218,21 @@ export async function leaseForDelete(node: Node, until: string): Promise<void> {
   }
 }
 
-/** Commits the writes all together or not at all. */
-export async function commitNodeWrites(writes: NodeWrite[]): Promise<void> {
+/**
+ * Commits the writes all together or not at all. The commit that `completesRequest` also records the
+ * request's Idempotency-Key claim, if the client sent one: the writes and the claim happen once, together.
+ */
+export async function commitNodeWrites(
+  writes: NodeWrite[],
+  { completesRequest = false }: { completesRequest?: boolean } = {},
+): Promise<void> {
   if (writes.length === 0) return;
   const { tableName } = config();
-  const expanded = transactionOf(writes, tableName, pickShard());
+  const claim = completesRequest ? currentInvocation()?.idempotency : undefined;
+  const expanded: { write?: NodeWrite; item: TransactItem; claims?: true }[] = [
+    ...transactionOf(writes, tableName, pickShard()),
+    ...(claim ? [{ item: claimItem(claim, tableName), claims: true as const }] : []),
+  ];
   if (expanded.length > MAX_WRITES_PER_COMMIT) {
     throw new Error(`A commit holds at most ${MAX_WRITES_PER_COMMIT} items, got ${expanded.length}`);
   }
@@ -233,7 +246,16 @@ export async function commitNodeWrites(writes: NodeWrite[]): Promise<void> {
       : dynamoDb().send(new TransactWriteCommand({ TransactItems: items }));
   // Each transaction item remembers the write it came from, to name the writes whose condition failed.
   await conditionally(commit, (failed) => {
+    if (failed.some((i) => expanded[i]?.claims)) return idempotencyKeyInUse();
     const failedWrites = failed.flatMap((i) => expanded[i]?.write ?? []);
     return new NodeWriteConflict([...new Set(failedWrites)]);
   });
+  if (claim) claim.committed = true;
 }
+
+/** Another request with the same Idempotency-Key completed meanwhile. */
+export const idempotencyKeyInUse = () =>
+  new ConflictError(
+    'IDEMPOTENCY_KEY_IN_USE',
+    'Another request with this Idempotency-Key is being carried out or was carried out; repeat this one to get its answer',
+  );

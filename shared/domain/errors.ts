@@ -34,6 +34,7 @@ export type ErrorKind =
   | 'too_large'
   | 'unsupported_media_type'
   | 'too_many_requests'
+  | 'mismatch'
   | 'unavailable';
 
 export interface ErrorDetails {

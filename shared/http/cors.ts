@@ -4,8 +4,14 @@
  * adapter answers preflights from them, so both behave alike.
  */
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-export const CORS_ALLOWED_HEADERS = ['content-type', 'authorization', 'if-match', 'if-none-match'];
-export const CORS_EXPOSED_HEADERS = ['etag', 'location', 'retry-after'];
+export const CORS_ALLOWED_HEADERS = [
+  'content-type',
+  'authorization',
+  'if-match',
+  'if-none-match',
+  'idempotency-key',
+];
+export const CORS_EXPOSED_HEADERS = ['etag', 'location', 'retry-after', 'idempotent-replayed'];
 export const CORS_MAX_AGE_SECONDS = 600;
 
 /** Headers answering a request from `origin`, or none when it is not allowed. */

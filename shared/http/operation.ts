@@ -1,6 +1,7 @@
 /**
  * The one middy chain every handler is built with, from its operation's declaration:
- *   request log → problem+json errors → well-formed target → JSON body → validate → authenticate → handler.
+ *   request log → problem+json errors → well-formed target → JSON body → validate → authenticate
+ *   → Idempotency-Key (node writes) → handler.
  * Input is judged before authentication, so a malformed path parameter, query or body is a 400 decided
  * before any storage call (the session check reads DynamoDB). Handlers receive parsed, validated input and
  * the caller, and hold no try/catch and no SDK calls.
@@ -10,8 +11,10 @@ import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import type { OperationDeclaration } from '#shared/api/operation.ts';
 import { metered } from '#shared/clients/capacity-meter.ts';
+import { withInvocation } from '#shared/clients/invocation.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { authenticateRequest } from './middleware/authenticate.ts';
+import { idempotency } from './middleware/idempotency.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { problemErrors } from './middleware/problem-errors.ts';
 import { requestLog } from './middleware/request-log.ts';
@@ -40,13 +43,14 @@ export interface ParsedEvent extends HttpEvent {
   parsedBody?: unknown;
   caller?: Caller;
   input?: { body: unknown; query: unknown; path: unknown };
+  /** The kept answer of an earlier request with this Idempotency-Key, answered instead of the handler's. */
+  replay?: HttpResult;
 }
 
 /** The Lambda handler of a declared operation. */
-export function handle<D extends Pick<OperationDeclaration, 'name' | 'authenticated' | 'request'>>(
-  declaration: D,
-  handleRequest: (request: OperationRequest<D>) => Promise<HttpResult>,
-): HttpHandler {
+export function handle<
+  D extends Pick<OperationDeclaration, 'name' | 'authenticated' | 'idempotent' | 'request'>,
+>(declaration: D, handleRequest: (request: OperationRequest<D>) => Promise<HttpResult>): HttpHandler {
   const { body, bodyOptional, query, path } = declaration.request;
   const chain = middy<ParsedEvent, HttpResult>()
     .use(requestLog(declaration.name))
@@ -55,7 +59,9 @@ export function handle<D extends Pick<OperationDeclaration, 'name' | 'authentica
     .use(jsonBody(body !== undefined, bodyOptional ?? false))
     .use(validateInput({ body, query, path }))
     .use(authenticateRequest(declaration.authenticated !== false))
+    .use(idempotency(declaration.idempotent === true))
     .handler(async (event) => {
+      if (event.replay) return event.replay;
       const input = event.input ?? { body: undefined, query: undefined, path: undefined };
       return handleRequest({
         ...(input as Pick<OperationRequest<D>, 'body' | 'query' | 'path'>),
@@ -65,5 +71,9 @@ export function handle<D extends Pick<OperationDeclaration, 'name' | 'authentica
       });
     });
   // The meter wraps the whole chain so the request log can report the capacity the request consumed.
-  return async (event: HttpEvent, context: Context) => (await metered(() => chain(event, context))).result;
+  return async (event: HttpEvent, context: Context) =>
+    withInvocation(
+      event.requestContext.requestId,
+      async () => (await metered(() => chain(event, context))).result,
+    );
 }

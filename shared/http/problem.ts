@@ -45,6 +45,7 @@ const HTTP_OF: Record<ErrorKind, { status: number; title: string }> = {
   too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   too_many_requests: { status: 429, title: 'Too many requests' },
+  mismatch: { status: 422, title: 'The request does not match what it refers to' },
   unavailable: { status: 503, title: 'Temporarily unavailable, retry shortly' },
 };
 

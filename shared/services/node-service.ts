@@ -95,10 +95,13 @@ export async function createNode(caller: Caller, payload: CreateNodePayload): Pr
   try {
     // The parent must still be live when the create commits: a subtree delete that is reading its
     // children, or has deleted it, makes this create fail rather than leave an orphan.
-    await commitNodeWrites([
-      { kind: 'requireLive', nodeId: parent.nodeId, at },
-      { kind: 'create', node },
-    ]);
+    await commitNodeWrites(
+      [
+        { kind: 'requireLive', nodeId: parent.nodeId, at },
+        { kind: 'create', node },
+      ],
+      { completesRequest: true },
+    );
   } catch (error) {
     if (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'requireLive')) {
       throw parentNotFound(parent.nodeId, 'is being deleted or was deleted meanwhile');
@@ -184,7 +187,10 @@ async function createEnvironment(
   environment.fields = {
     systemRootIds: Object.fromEntries(roots.map((root) => [root.nodeType, root.nodeId])),
   };
-  await commitNodeWrites([environment, ...roots].map((node) => ({ kind: 'create', node })));
+  await commitNodeWrites(
+    [environment, ...roots].map((node) => ({ kind: 'create', node })),
+    { completesRequest: true },
+  );
   return environment;
 }
 
@@ -269,14 +275,17 @@ export async function updateNode(
   }
   const updated: Node = { ...nextVersionOf(current, caller, timestamp()), ...settable };
   try {
-    await commitNodeWrites([
-      {
-        kind: 'replace',
-        node: updated,
-        expectedNodeVersionId: current.nodeVersionId,
-        previousStatus: current.nodeStatus,
-      },
-    ]);
+    await commitNodeWrites(
+      [
+        {
+          kind: 'replace',
+          node: updated,
+          expectedNodeVersionId: current.nodeVersionId,
+          previousStatus: current.nodeStatus,
+        },
+      ],
+      { completesRequest: true },
+    );
   } catch (error) {
     if (error instanceof NodeWriteConflict) {
       const latest = await findNode(nodeId);
@@ -353,7 +362,12 @@ export async function deleteNode(
     try {
       const plan = (await collectSubtree(root, at)).map((node) => deletionWrites(node, caller, at));
       for await (const batch of commitBatches([...plan].reverse())) {
-        await commitNodeWrites(batch.flatMap((entry) => entry.writes));
+        // The root goes last: its commit completes the request.
+        const completesRequest = batch.some((entry) => entry.deleted.nodeId === root.nodeId);
+        await commitNodeWrites(
+          batch.flatMap((entry) => entry.writes),
+          { completesRequest },
+        );
         for (const entry of batch) deleted.set(entry.deleted.nodeId, entry.deleted);
       }
       // The root has the fewest ancestors: it comes first, then the subtree level by level.

@@ -15,6 +15,7 @@ import { draftQuerySchema, flagParam, nodePathSchema } from '../params.ts';
 
 export const createNode = defineOperation({
   name: 'createNode',
+  idempotent: true,
   handler: 'functions/nodes/create-node.ts',
   routes: [{ method: 'POST', path: `${API_PREFIX}/items` }],
   access: authenticated('readWrite'),
@@ -61,6 +62,7 @@ export const getNode = defineOperation({
 
 export const updateNode = defineOperation({
   name: 'updateNode',
+  idempotent: true,
   handler: 'functions/nodes/update-node.ts',
   routes: [{ method: 'PUT', path: `${API_PREFIX}/items/{nodeId}` }],
   access: authenticated('readWrite'),
@@ -92,6 +94,7 @@ export const updateNode = defineOperation({
 
 export const deleteNode = defineOperation({
   name: 'deleteNode',
+  idempotent: true,
   handler: 'functions/nodes/delete-node.ts',
   routes: [{ method: 'DELETE', path: `${API_PREFIX}/items/{nodeId}` }],
   access: authenticated('readWrite'),
