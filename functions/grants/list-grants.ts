@@ -4,6 +4,6 @@ import { json } from '#shared/http/responses.ts';
 import { grantsOn } from '#shared/services/grant-service.ts';
 
 /** GET /api/v1/items/{nodeId}/grants: the roles granted on an environment or folder. */
-export const handler = handle(listGrants, async ({ caller, path }) =>
-  json(200, await grantsOn(caller, path.nodeId), { 'cache-control': 'no-store' }),
+export const handler = handle(listGrants, async ({ caller, path, query }) =>
+  json(200, await grantsOn(caller, path.nodeId, query), { 'cache-control': 'no-store' }),
 );

@@ -28,7 +28,16 @@ export const positiveIntParam = (max: number) =>
     z.transform(Number),
   );
 
-/** Page-number paging of small collections (users, sessions, actions). */
+/** An opaque position from a page's nextCursor, passed back unchanged. */
+export const cursorParam = z.string().check(z.minLength(1), z.maxLength(2000));
+
+/** Cursor paging of collections read a page at a time (users, sessions, grants), as /list walks. */
+export const cursorQuerySchema = z.strictObject({
+  pageSize: z.optional(positiveIntParam(1000)),
+  cursor: z.optional(cursorParam),
+});
+
+/** Page-number paging of small collections (a user's actions). */
 export const pageQuerySchema = z.strictObject({
   pageSize: z.optional(positiveIntParam(1000)),
   currentPage: z.optional(positiveIntParam(1_000_000)),

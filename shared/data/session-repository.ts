@@ -6,6 +6,7 @@ import { ServiceUnavailableError } from '#shared/domain/errors.ts';
 import type { Session, User } from '#shared/domain/user.ts';
 import { writtenIfHeld } from './conditional-writes.ts';
 import { sessions, users } from './entities.ts';
+import { queryPage } from './keyed-pages.ts';
 import { SESSIONS_PARTITION, sessionKey, userKey, userSessionsPartition } from './keys.ts';
 import { getItem, queryAll } from './reads.ts';
 import { GSI1, GSI2 } from './table-schema.ts';
@@ -74,10 +75,25 @@ export async function deleteSession(sessionId: string): Promise<void> {
   await dynamoDb().send(new DeleteCommand({ TableName: config().tableName, Key: sessionKey(sessionId) }));
 }
 
-/** Every session in the table (expired ones until TTL removes them), oldest first. */
-export async function listSessions(): Promise<Session[]> {
-  const items = await queryAll(GSI2.partitionKey, SESSIONS_PARTITION, { indexName: GSI2.indexName });
-  return items.map(sessions.fromItem);
+/**
+ * A page of the sessions alive at `now`, oldest first: at most `limit` sessions are read (expired ones
+ * still count toward it until TTL removes them, so a page may hold fewer), and where the next page starts.
+ */
+export async function listLiveSessionsPage(
+  now: string,
+  limit: number,
+  after?: string,
+): Promise<{ sessions: Session[]; next?: string }> {
+  const page = await queryPage(
+    {
+      partition: SESSIONS_PARTITION,
+      index: GSI2,
+      filter: { expression: '#expires > :now', names: { '#expires': 'expiresAt' }, values: { ':now': now } },
+    },
+    limit,
+    after ? { after } : {},
+  );
+  return { sessions: page.items.map(sessions.fromItem), ...(page.next ? { next: page.next } : {}) };
 }
 
 /** Ends every session of a user, except `keep` (the caller's own, when they change their password). */

@@ -6,9 +6,10 @@ import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
 import type { GrantRecord, User } from '#shared/domain/user.ts';
 import { conditionally } from './conditional-writes.ts';
 import { grants, usernames, users } from './entities.ts';
+import { queryPage } from './keyed-pages.ts';
 import { GRANT_PREFIX, grantKey, USERS_PARTITION, userKey, usernameKey } from './keys.ts';
-import { getItem, queryAll } from './reads.ts';
-import { GSI2, TABLE_SCHEMA } from './table-schema.ts';
+import { batchGetItems, getItem } from './reads.ts';
+import { GSI2 } from './table-schema.ts';
 
 const noUser = (principalId: string) => new NotFoundError('USER_NOT_FOUND', `No user ${principalId}`);
 
@@ -17,15 +18,23 @@ export async function findUser(principalId: string): Promise<User | null> {
   return item ? users.fromItem(item) : null;
 }
 
+/** Many users by id, in no particular order (unknown ones left out), strongly consistent. */
+export async function findUsers(principalIds: string[]): Promise<User[]> {
+  return (await batchGetItems(principalIds.map(userKey), { consistent: true })).map(users.fromItem);
+}
+
 export async function findUserByUsername(username: string): Promise<User | null> {
   const item = await getItem(usernameKey(username));
   return item ? findUser(usernames.fromItem(item).principalId) : null;
 }
 
-/** Every user, sorted by username. */
-export async function listUsers(): Promise<User[]> {
-  const items = await queryAll(GSI2.partitionKey, USERS_PARTITION, { indexName: GSI2.indexName });
-  return items.map(users.fromItem);
+/** A page of users in username order (at most `limit`), and where the next page starts. */
+export async function listUsersPage(
+  limit: number,
+  after?: string,
+): Promise<{ users: User[]; next?: string }> {
+  const page = await queryPage({ partition: USERS_PARTITION, index: GSI2 }, limit, after ? { after } : {});
+  return { users: page.items.map(users.fromItem), ...(page.next ? { next: page.next } : {}) };
 }
 
 export async function createUser(user: User): Promise<void> {
@@ -120,10 +129,15 @@ export async function deleteGrant(nodeId: string, principalId: string): Promise<
   );
 }
 
-export async function listGrantsOn(nodeId: string): Promise<GrantRecord[]> {
-  const items = await queryAll(TABLE_SCHEMA.partitionKey, grantKey(nodeId, '').PK, {
-    sortKeyPrefix: { attribute: TABLE_SCHEMA.sortKey, prefix: GRANT_PREFIX },
+/** A page of the roles granted on a node (at most `limit`), and where the next page starts. */
+export async function listGrantsPage(
+  nodeId: string,
+  limit: number,
+  after?: string,
+): Promise<{ grants: GrantRecord[]; next?: string }> {
+  const page = await queryPage({ partition: grantKey(nodeId, '').PK, sortKeyPrefix: GRANT_PREFIX }, limit, {
     consistent: true,
+    ...(after ? { after } : {}),
   });
-  return items.map(grants.fromItem);
+  return { grants: page.items.map(grants.fromItem), ...(page.next ? { next: page.next } : {}) };
 }

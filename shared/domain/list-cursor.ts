@@ -12,6 +12,8 @@ export interface ListCursor {
   after: string;
   /** The page number the cursor leads to. */
   page: number;
+  /** How many objects the pages before it returned, where pages can come back short (filtered reads). */
+  seen?: number;
 }
 
 /** What identifies a list query apart from its paging. */
@@ -20,7 +22,8 @@ export function queryFingerprint(parts: Record<string, unknown>): string {
 }
 
 export function encodeCursor(cursor: ListCursor, fingerprint: string): string {
-  return Buffer.from(JSON.stringify({ a: cursor.after, p: cursor.page, f: fingerprint })).toString(
+  const seen = cursor.seen === undefined ? {} : { s: cursor.seen };
+  return Buffer.from(JSON.stringify({ a: cursor.after, p: cursor.page, ...seen, f: fingerprint })).toString(
     'base64url',
   );
 }
@@ -35,10 +38,11 @@ export function decodeCursor(value: string, fingerprint: string): ListCursor {
   } catch {
     throw invalid('is not a cursor this service issued; pass nextCursor from a list page unchanged');
   }
-  const { a, p, f } = (decoded ?? {}) as { a?: unknown; p?: unknown; f?: unknown };
+  const { a, p, s, f } = (decoded ?? {}) as { a?: unknown; p?: unknown; s?: unknown; f?: unknown };
   // A sort value is a non-empty index key of at most 1024 bytes.
   const sortValue = typeof a === 'string' && a.length > 0 && Buffer.byteLength(a) <= 1024;
-  if (!sortValue || !Number.isSafeInteger(p) || (p as number) < 2 || typeof f !== 'string') {
+  const seen = s === undefined || (Number.isSafeInteger(s) && (s as number) >= 0);
+  if (!sortValue || !Number.isSafeInteger(p) || (p as number) < 2 || !seen || typeof f !== 'string') {
     throw invalid('is not a cursor this service issued; pass nextCursor from a list page unchanged');
   }
   if (f !== fingerprint) {
@@ -46,5 +50,5 @@ export function decodeCursor(value: string, fingerprint: string): ListCursor {
       'belongs to another list, sort order or filter; repeat that query or start without a cursor',
     );
   }
-  return { after: a, page: p as number };
+  return { after: a, page: p as number, ...(s === undefined ? {} : { seen: s as number }) };
 }

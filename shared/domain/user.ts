@@ -1,7 +1,8 @@
 /** Users, their sessions, and the principal shape of spec §2.6: what is stored, and what is shown. */
 import * as z from 'zod/mini';
+import { listPageOf } from './list-element.ts';
 import { ROLES, type Role } from './permissions.ts';
-import { named, nullableString, pageOf, timestampSchema } from './schema-parts.ts';
+import { named, nullableString, timestampSchema } from './schema-parts.ts';
 
 export const USER_STATUSES = ['ACTIVE', 'DISABLED'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -82,7 +83,7 @@ export const userViewSchema = named(
   'User',
 );
 export type UserView = z.output<typeof userViewSchema>;
-export const usersPageSchema = named(pageOf(userViewSchema), 'UsersPage');
+export const usersPageSchema = named(listPageOf(userViewSchema), 'UsersPage');
 
 export function toUserView(user: User): UserView {
   return {
@@ -105,7 +106,7 @@ export const sessionViewSchema = z.strictObject({
   sourceIp: nullableString,
 });
 export type SessionView = z.output<typeof sessionViewSchema>;
-export const sessionsPageSchema = named(pageOf(sessionViewSchema), 'SessionsPage');
+export const sessionsPageSchema = named(listPageOf(sessionViewSchema), 'SessionsPage');
 
 /** A role granted on a node, as stored under the node and answered. */
 export const grantSchema = named(
@@ -119,4 +120,4 @@ export const grantSchema = named(
   'Grant',
 );
 export type GrantRecord = z.output<typeof grantSchema>;
-export const grantsSchema = z.array(grantSchema);
+export const grantsPageSchema = named(listPageOf(grantSchema), 'GrantsPage');

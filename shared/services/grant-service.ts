@@ -1,10 +1,12 @@
 /** Roles on environments and folders: granted and revoked by system administrators and environment admins. */
 import { findNode } from '#shared/data/node-repository.ts';
-import { deleteGrant, findUser, listGrantsOn, putGrant } from '#shared/data/user-repository.ts';
+import { deleteGrant, findUser, listGrantsPage, putGrant } from '#shared/data/user-repository.ts';
 import { BadRequestError, ForbiddenError, NotFoundError } from '#shared/domain/errors.ts';
+import type { ListPage } from '#shared/domain/list-element.ts';
 import type { Node } from '#shared/domain/node.ts';
 import { can, GRANTABLE_NODE_TYPES, type Role } from '#shared/domain/permissions.ts';
 import type { Caller, GrantRecord } from '#shared/domain/user.ts';
+import { type CursorRequest, cursorPage } from './paging.ts';
 
 async function grantableNode(caller: Caller, nodeId: string): Promise<Node> {
   const node = await findNode(nodeId);
@@ -53,7 +55,15 @@ export async function revokeRole(caller: Caller, nodeId: string, principalId: st
   await deleteGrant(nodeId, principalId);
 }
 
-export async function grantsOn(caller: Caller, nodeId: string): Promise<GrantRecord[]> {
+/** The roles granted on an environment or folder, by principal, a page at a time. */
+export async function grantsOn(
+  caller: Caller,
+  nodeId: string,
+  query: CursorRequest,
+): Promise<ListPage<GrantRecord>> {
   await grantableNode(caller, nodeId);
-  return listGrantsOn(nodeId);
+  return cursorPage(`grants ${nodeId}`, 'principalId', query, async (limit, after) => {
+    const { grants, next } = await listGrantsPage(nodeId, limit, after);
+    return { results: grants, ...(next ? { next } : {}) };
+  });
 }

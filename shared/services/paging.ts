@@ -1,9 +1,11 @@
-/** Page-number paging of small, fully read collections (users, sessions, grants). */
+/** Paging of collections that are not node lists. */
+import { decodeCursor, encodeCursor, queryFingerprint } from '#shared/domain/list-cursor.ts';
+import type { ListPage } from '#shared/domain/list-element.ts';
 import type { Page } from '#shared/domain/schema-parts.ts';
 
 export type { Page };
 
-/** Which page of a collection a caller asks for (defaults: 50 per page, the first). */
+/** Which page of a small, fully read collection a caller asks for (defaults: 50 per page, the first). */
 export interface PageRequest {
   pageSize?: number | undefined;
   currentPage?: number | undefined;
@@ -22,5 +24,41 @@ export function pageOf<T>(
     pageSize,
     currentPage,
     results: all.slice(start, start + pageSize),
+  };
+}
+
+/** A page of a partition read page by page, as /list's cursor walks: pageSize, cursor, nextCursor. */
+export interface CursorRequest {
+  pageSize?: number | undefined;
+  cursor?: string | undefined;
+}
+
+/**
+ * One page of a partition read a page at a time (`read` reads at most `limit` and says where the next
+ * page starts). No count is kept of these collections, so totalRecords is the number of items up to this
+ * page's end, plus one while more follow (totalRecordsExact false), and exact on the last page.
+ */
+export async function cursorPage<T>(
+  list: string,
+  sortKey: string,
+  { pageSize = 50, cursor }: CursorRequest,
+  read: (limit: number, after?: string) => Promise<{ results: T[]; next?: string }>,
+): Promise<ListPage<T>> {
+  const fingerprint = queryFingerprint({ list, sortKey });
+  const position = cursor ? decodeCursor(cursor, fingerprint) : undefined;
+  const currentPage = position?.page ?? 1;
+  const page = await read(pageSize, position?.after);
+  const seen = (position?.seen ?? 0) + page.results.length;
+  return {
+    totalRecords: seen + (page.next ? 1 : 0),
+    totalRecordsExact: !page.next,
+    sortKey,
+    order: 'ASC',
+    pageSize,
+    currentPage,
+    results: page.results,
+    nextCursor: page.next
+      ? encodeCursor({ after: page.next, page: currentPage + 1, seen }, fingerprint)
+      : null,
   };
 }

@@ -1,17 +1,22 @@
 /** User administration (system administrators) and a user's own password. */
 import { hashPassword, verifyPassword } from '#shared/auth/passwords.ts';
 import { confirmSession, deleteSessionsOf } from '#shared/data/session-repository.ts';
-import { createUser, findUser, listUsers, saveUser } from '#shared/data/user-repository.ts';
+import { createUser, findUser, listUsersPage, saveUser } from '#shared/data/user-repository.ts';
 import { ConflictError, NotFoundError, UnauthenticatedError } from '#shared/domain/errors.ts';
+import type { ListPage } from '#shared/domain/list-element.ts';
 import { newId, timestamp } from '#shared/domain/node.ts';
 import { type Caller, toUserView, type User, type UserView } from '#shared/domain/user.ts';
 import type { CreateUserPayload, UpdateUserPayload } from '#shared/domain/user-payloads.ts';
-import { type Page, type PageRequest, pageOf } from './paging.ts';
+import { type CursorRequest, cursorPage } from './paging.ts';
 import { requireSystemAdmin } from './require-system-admin.ts';
 
-export async function usersPage(caller: Caller, query: PageRequest): Promise<Page<UserView>> {
+/** Users by username, a page at a time: a page reads at most pageSize users. */
+export async function usersPage(caller: Caller, query: CursorRequest): Promise<ListPage<UserView>> {
   requireSystemAdmin(caller);
-  return pageOf((await listUsers()).map(toUserView), 'username', query);
+  return cursorPage('users', 'username', query, async (limit, after) => {
+    const { users, next } = await listUsersPage(limit, after);
+    return { results: users.map(toUserView), ...(next ? { next } : {}) };
+  });
 }
 
 export async function addUser(caller: Caller, payload: CreateUserPayload): Promise<UserView> {

@@ -70,6 +70,39 @@ describe('users', () => {
     expect((await api.call('GET', LIST, { token: await api.login('dave', PASSWORD) })).status).toBe(200);
   });
 
+  it('walks the users a page at a time: each once, in username order, the total exact on the last page', async () => {
+    for (const name of ['walk-c', 'walk-a', 'walk-b']) await createUser(api, admin, name);
+    const seen: string[] = [];
+    let cursor = '';
+    let last: { totalRecords: number; totalRecordsExact: boolean } | undefined;
+    let usersCursor = '';
+    do {
+      const page = await api.call(
+        'GET',
+        `/api/v1/admin/users?pageSize=2${cursor ? `&cursor=${cursor}` : ''}`,
+        {
+          token: admin,
+        },
+      );
+      expect(page.status).toBe(200);
+      expect(page.body.results.length).toBeLessThanOrEqual(2);
+      seen.push(...page.body.results.map((u: { username: string }) => u.username));
+      cursor = page.body.nextCursor ?? '';
+      usersCursor ||= cursor;
+      last = page.body;
+    } while (cursor);
+    expect(seen).toEqual([...new Set(seen)].sort());
+    expect(seen).toEqual(expect.arrayContaining(['walk-a', 'walk-b', 'walk-c', 'admin']));
+    expect(last).toMatchObject({ totalRecords: seen.length, totalRecordsExact: true });
+    const foreign = await api.call('GET', `/api/v1/admin/sessions?cursor=${usersCursor}`, {
+      token: admin,
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.errors[0]).toMatchObject({ path: '$.cursor', rule: 'cursor' });
+    const pageNumber = await api.call('GET', '/api/v1/admin/users?currentPage=2', { token: admin });
+    expect(pageNumber.status).toBe(400);
+  });
+
   it('an administrator cannot demote or disable themselves (there is always one left)', async () => {
     const self = (
       await api.call('GET', '/api/v1/admin/users?pageSize=1000', { token: admin })
@@ -135,7 +168,7 @@ describe('grants', () => {
     const id = await createUser(api, admin, 'gina');
     await grant(api, admin, environmentId, id, 'EDITOR');
     const grants = await api.call('GET', `/api/v1/items/${environmentId}/grants`, { token: admin });
-    expect(grants.body).toEqual(
+    expect(grants.body.results).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ principalId: id, role: 'EDITOR', nodeId: environmentId }),
       ]),

@@ -37,7 +37,7 @@ async function unchanged() {
   const children = await api.call('GET', `/api/v1/list/${folderId}`, { token });
   expect(children.body.results.map((n: { nodeId: string }) => n.nodeId)).toEqual([documentId]);
   const grants = await api.call('GET', `/api/v1/items/${folderId}/grants`, { token });
-  expect(grants.body.map((g: { principalId: string }) => g.principalId)).toEqual([readerId]);
+  expect(grants.body.results.map((g: { principalId: string }) => g.principalId)).toEqual([readerId]);
 }
 
 const environmentTotal = async () =>

@@ -6,7 +6,7 @@ import { sessionsPageSchema, usersPageSchema, userViewSchema } from '#shared/dom
 import { createUserPayloadSchema, updateUserPayloadSchema } from '#shared/domain/user-payloads.ts';
 import { REQUEST_EXAMPLES } from '../examples.ts';
 import { API_PREFIX, authenticated, defineOperation, problem } from '../operation.ts';
-import { pageQuerySchema } from '../params.ts';
+import { cursorQuerySchema } from '../params.ts';
 
 const NOT_ADMIN = problem('Not a system administrator');
 
@@ -16,9 +16,12 @@ export const listUsers = defineOperation({
   routes: [{ method: 'GET', path: `${API_PREFIX}/admin/users` }],
   access: authenticated('read'),
   summary: 'List the users of the repository',
-  description: 'System administrators only. Paged like lists (pageSize, currentPage), sorted by username.',
+  description:
+    'System administrators only. Sorted by username; walked a page at a time like /list: `pageSize` (default 50, ' +
+    'at most 1000), then each page’s `nextCursor` as `cursor`. totalRecords counts what has been walked ' +
+    '(totalRecordsExact false) until the last page.',
   tag: 'User',
-  request: { query: pageQuerySchema },
+  request: { query: cursorQuerySchema },
   responses: {
     200: { description: 'A page of users', body: usersPageSchema },
     400: problem('Invalid paging parameters'),
@@ -74,9 +77,13 @@ export const listSessions = defineOperation({
   routes: [{ method: 'GET', path: `${API_PREFIX}/admin/sessions` }],
   access: authenticated('read'),
   summary: 'Live sessions',
-  description: 'System administrators only.',
+  description:
+    'System administrators only. Oldest first; walked a page at a time like /list: `pageSize` (default 50, at most ' +
+    '1000), then each page’s `nextCursor` as `cursor`. A page reads at most pageSize sessions, so expired sessions ' +
+    'not yet removed can make a page shorter; totalRecords counts what has been walked (totalRecordsExact false) ' +
+    'until the last page.',
   tag: 'User',
-  request: { query: pageQuerySchema },
+  request: { query: cursorQuerySchema },
   responses: {
     200: { description: 'A page of sessions, oldest first', body: sessionsPageSchema },
     400: problem('Invalid paging parameters'),

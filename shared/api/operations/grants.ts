@@ -2,10 +2,10 @@
 import * as z from 'zod/mini';
 import { grantPayloadSchema } from '#shared/domain/grant-payloads.ts';
 import { nodeIdSchema, uuidSchema } from '#shared/domain/node-payloads.ts';
-import { grantSchema, grantsSchema } from '#shared/domain/user.ts';
+import { grantSchema, grantsPageSchema } from '#shared/domain/user.ts';
 import { REQUEST_EXAMPLES } from '../examples.ts';
 import { API_PREFIX, authenticated, defineOperation, problem } from '../operation.ts';
-import { nodePathSchema } from '../params.ts';
+import { cursorQuerySchema, nodePathSchema } from '../params.ts';
 
 const grantPathSchema = z.strictObject({ nodeId: nodeIdSchema, principalId: uuidSchema });
 const NOT_ENVIRONMENT_ADMIN = problem('Needs the environment admin role');
@@ -16,10 +16,13 @@ export const listGrants = defineOperation({
   routes: [{ method: 'GET', path: `${API_PREFIX}/items/{nodeId}/grants` }],
   access: authenticated('read'),
   summary: 'Roles granted on an environment or folder',
+  description:
+    'By principalId, walked a page at a time like /list: `pageSize` (default 50, at most 1000), then each page’s ' +
+    '`nextCursor` as `cursor`.',
   tag: 'Common',
-  request: { path: nodePathSchema },
+  request: { path: nodePathSchema, query: cursorQuerySchema },
   responses: {
-    200: { description: 'The grants', body: grantsSchema },
+    200: { description: 'A page of grants', body: grantsPageSchema },
     400: problem('Not an environment or folder'),
     403: NOT_ENVIRONMENT_ADMIN,
     404: problem('No such object'),

@@ -7,7 +7,7 @@ import { uuidSchema } from '#shared/domain/node-payloads.ts';
 import { NODE_TYPE_NAMES } from '#shared/domain/node-types.ts';
 import { TYPED_LISTS } from '#shared/domain/typed-lists.ts';
 import { API_PREFIX, authenticated, defineOperation, problem } from '../operation.ts';
-import { booleanParam, positiveIntParam } from '../params.ts';
+import { booleanParam, cursorParam, positiveIntParam } from '../params.ts';
 
 /**
  * `nodeType` may repeat (`?nodeType=ROLE&nodeType=ASSET`); the gateway joins repeats with commas. A pattern
@@ -42,7 +42,7 @@ const listQuerySchema = z.strictObject({
       z.transform((s) => new Date(s).toISOString()),
     ),
   ),
-  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
+  cursor: z.optional(cursorParam),
   draft: z.optional(booleanParam),
 });
 

@@ -33,11 +33,11 @@ import {
   createSession,
   deleteSession,
   findSessionWithUser,
-  listSessions,
+  listLiveSessionsPage,
   touchSession,
 } from '#shared/data/session-repository.ts';
 import { saveSettings } from '#shared/data/settings-repository.ts';
-import { createUser, deleteGrant, listUsers, putGrant, saveUser } from '#shared/data/user-repository.ts';
+import { createUser, deleteGrant, listUsersPage, putGrant, saveUser } from '#shared/data/user-repository.ts';
 import type { StoredAction } from '#shared/domain/action.ts';
 import { ServiceUnavailableError } from '#shared/domain/errors.ts';
 import { sampleNode } from '../../fixtures/nodes.ts';
@@ -92,14 +92,14 @@ const CALLS: [string, () => Promise<unknown>][] = [
   ['leaseForDelete', () => leaseForDelete(node, '2026-11-22T10:01:00.000Z')],
   ['createUser', () => createUser(sampleUser())],
   ['saveUser', () => saveUser(sampleUser())],
-  ['listUsers', () => listUsers()],
+  ['listUsersPage', () => listUsersPage(10)],
   ['putGrant', () => putGrant(grant)],
   ['deleteGrant', () => deleteGrant('N1', 'U1')],
   ['createSession', () => createSession(sampleSession())],
   ['findSessionWithUser', () => findSessionWithUser('S1', 'U1')],
   ['touchSession', () => touchSession('S1', '2026-11-22T10:00:00.000Z')],
   ['deleteSession', () => deleteSession('S1')],
-  ['listSessions', () => listSessions()],
+  ['listLiveSessionsPage', () => listLiveSessionsPage('2026-01-01T00:00:00.000Z', 10)],
   ['createActions', () => createActions([action])],
   ['saveAction', () => saveAction(action, 'V0')],
   ['listActionsOf', () => listActionsOf('U1')],

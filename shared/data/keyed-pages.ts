@@ -1,0 +1,94 @@
+/**
+ * Pages of one partition (of the table or an index) in key order, read a page at a time: a query reads
+ * at most `limit` items and says where the next page starts, so a page costs the same however long the
+ * partition is. The position is an opaque string for cursors; a position that is not one of this
+ * partition's is refused as bad input, never handed to DynamoDB.
+ */
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb } from '#shared/clients/dynamodb.ts';
+import { config } from '#shared/config/index.ts';
+import { ValidationError } from '#shared/domain/errors.ts';
+import type { Item } from './entity.ts';
+import { type IndexSchema, TABLE_SCHEMA } from './table-schema.ts';
+
+export interface PartitionPage {
+  /** Up to `limit` items, in key order. */
+  items: Item[];
+  /** Where the next page starts; absent after the last item. */
+  next?: string;
+}
+
+export interface PartitionQuery {
+  partition: string;
+  /** The index read (default: the table). */
+  index?: IndexSchema;
+  sortKeyPrefix?: string;
+  /** A condition each item must meet (read items that do not still count toward the page). */
+  filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
+}
+
+const badCursor = () =>
+  new ValidationError([
+    {
+      in: 'query',
+      path: '$.cursor',
+      rule: 'cursor',
+      message: 'is not a cursor of this list; pass nextCursor unchanged',
+    },
+  ]);
+
+/** The key attributes a position in this partition names. */
+const keyAttributes = (index?: IndexSchema) => [
+  TABLE_SCHEMA.partitionKey,
+  TABLE_SCHEMA.sortKey,
+  ...(index ? [index.partitionKey, index.sortKey] : []),
+];
+
+function startKey(position: string, query: PartitionQuery): Item {
+  let key: unknown;
+  try {
+    key = JSON.parse(position);
+  } catch {
+    throw badCursor();
+  }
+  const names = keyAttributes(query.index);
+  const entries = key !== null && typeof key === 'object' ? Object.entries(key) : [];
+  const wellFormed =
+    entries.length === names.length &&
+    entries.every(
+      ([name, value]) => names.includes(name) && typeof value === 'string' && value.length <= 1024,
+    );
+  const partitionAttribute = query.index?.partitionKey ?? TABLE_SCHEMA.partitionKey;
+  if (!wellFormed || (key as Item)[partitionAttribute] !== query.partition) throw badCursor();
+  return key as Item;
+}
+
+export async function queryPage(
+  query: PartitionQuery,
+  limit: number,
+  { after, consistent = false }: { after?: string; consistent?: boolean } = {},
+): Promise<PartitionPage> {
+  const partitionAttribute = query.index?.partitionKey ?? TABLE_SCHEMA.partitionKey;
+  const sortAttribute = query.index?.sortKey ?? TABLE_SCHEMA.sortKey;
+  const input: QueryCommandInput = {
+    TableName: config().tableName,
+    ...(query.index ? { IndexName: query.index.indexName } : {}),
+    KeyConditionExpression: query.sortKeyPrefix ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
+    ExpressionAttributeNames: {
+      '#pk': partitionAttribute,
+      ...(query.sortKeyPrefix ? { '#sk': sortAttribute } : {}),
+      ...query.filter?.names,
+    },
+    ExpressionAttributeValues: {
+      ':pk': query.partition,
+      ...(query.sortKeyPrefix ? { ':prefix': query.sortKeyPrefix } : {}),
+      ...query.filter?.values,
+    },
+    ...(query.filter ? { FilterExpression: query.filter.expression } : {}),
+    ...(after ? { ExclusiveStartKey: startKey(after, query) } : {}),
+    ...(consistent ? { ConsistentRead: true } : {}),
+    Limit: limit,
+  };
+  const { Items, LastEvaluatedKey } = await dynamoDb().send(new QueryCommand(input));
+  return { items: Items ?? [], ...(LastEvaluatedKey ? { next: JSON.stringify(LastEvaluatedKey) } : {}) };
+}
