@@ -81,8 +81,11 @@ export class LocalTransactions {
     private readonly backend: DynamoDBClient,
     private readonly keys: KeySchemas,
     private readonly locks: ItemLocks,
-    /** Told the items a committed transaction wrote. */
-    private readonly committed: (ids: readonly string[]) => void = () => undefined,
+    /** Told the items a committed transaction wrote, and their images from before it. */
+    private readonly committed: (
+      ids: readonly string[],
+      before: readonly (Item | undefined)[],
+    ) => void = () => undefined,
   ) {}
 
   /** `holding`, if given, runs once the transaction holds its items and before it applies them (tests). */
@@ -130,8 +133,12 @@ export class LocalTransactions {
     if (token) this.running.add(token);
     try {
       await holding?.();
-      const result = await this.apply(actions, targets, input.ReturnConsumedCapacity);
-      this.committed(ids.filter((_, i) => !actions[i]?.ConditionCheck));
+      const { result, snapshots } = await this.apply(actions, targets, input.ReturnConsumedCapacity);
+      const writes = ids.flatMap((id, i) => (actions[i]?.ConditionCheck ? [] : [i]));
+      this.committed(
+        writes.map((i) => ids[i] as string),
+        writes.map((i) => snapshots[i]),
+      );
       if (token) this.tokens.set(token, { request, at: Date.now() });
       return result;
     } finally {
@@ -145,7 +152,7 @@ export class LocalTransactions {
     actions: TransactWriteAction[],
     targets: Awaited<ReturnType<LocalTransactions['target']>>[],
     consumed: string | undefined,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<{ result: Record<string, unknown>; snapshots: (Item | undefined)[] }> {
     const snapshots = await Promise.all(
       targets.map(async ({ table, key }) => {
         const { Item } = await this.backend.send(
@@ -189,7 +196,7 @@ export class LocalTransactions {
       await this.rollBack(applied, targets, snapshots);
       throw cancelled(reasons);
     }
-    return capacity(consumed, targets[0]?.table, units, 'WriteCapacityUnits');
+    return { result: capacity(consumed, targets[0]?.table, units, 'WriteCapacityUnits'), snapshots };
   }
 
   async transactGet(input: { TransactItems?: TransactGetAction[]; ReturnConsumedCapacity?: string }) {

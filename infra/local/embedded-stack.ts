@@ -51,7 +51,11 @@ export interface EmbeddedStack {
 export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise<EmbeddedStack> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
-  const dynamoDb = await startLocalDynamoDb({ dataDir, ttlSweepSeconds: options.ttlSweepSeconds });
+  const dynamoDb = await startLocalDynamoDb({
+    dataDir,
+    ttlSweepSeconds: options.ttlSweepSeconds,
+    indexLagMs: options.indexLagMs ?? 0,
+  });
   const s3 = await startLocalS3({ dataDir });
   const signingKeyFile = join(dataDir, 'token-signing-key.pem');
   ensureSigningKeyFile(signingKeyFile);

@@ -6,7 +6,7 @@
  * endpoint exactly as they would to DynamoDB.
  *
  * For tests, two things DynamoDB does that a local store does not: index reads that lag the table
- * (`indexLagMs`: an item written less than that long ago is left out of index queries, so code that needs
+ * (`indexLagMs`, index-lag.ts: index queries answer items as they stood that long ago, so code that needs
  * read-your-writes through an index is found), and faults on demand (`injectFault`).
  */
 import { randomUUID } from 'node:crypto';
@@ -15,12 +15,13 @@ import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerRespon
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { type AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
 import { DynamoDbWireError } from './dynamodb-errors.ts';
 import { LocalTransactions } from './dynamodb-transactions.ts';
 import { LocalTimeToLive } from './dynamodb-ttl.ts';
+import { IndexLag } from './index-lag.ts';
 import { ItemLocks } from './item-locks.ts';
 import { KeySchemas } from './key-schemas.ts';
 
@@ -41,6 +42,8 @@ export interface LocalDynamoDb {
   whenHolding(): Promise<void>;
   /** Lets the transactions held under the 'hold' fault go on. */
   releaseHeld(): void;
+  /** From now on, index queries answer items as they stood `ms` ago (0: at once). */
+  setIndexLag(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -49,6 +52,7 @@ type Item = Record<string, AttributeValue>;
 interface WireInput {
   TableName: string;
   IndexName?: string;
+  ProjectionExpression?: string;
   Item: Item;
   Key: Item;
   RequestItems: Record<string, unknown>;
@@ -123,7 +127,7 @@ export async function startLocalDynamoDb(options: {
   dataDir: string;
   port?: number;
   ttlSweepSeconds?: number;
-  /** Index queries leave out items written less than this long ago (default 0: no lag). */
+  /** Index queries answer items as they stood this long ago (default 0: no lag). */
   indexLagMs?: number;
 }): Promise<LocalDynamoDb> {
   const dir = join(options.dataDir, 'dynamodb');
@@ -139,12 +143,10 @@ export async function startLocalDynamoDb(options: {
   });
   const keys = new KeySchemas(backend);
   const locks = new ItemLocks();
-  const lastWritten = new Map<string, number>();
-  const written = (ids: readonly string[]) => {
-    const now = Date.now();
-    for (const id of ids) lastWritten.set(id, now);
-  };
-  const transactions = new LocalTransactions(backend, keys, locks, written);
+  const indexLag = new IndexLag(options.indexLagMs ?? 0, keys);
+  const transactions = new LocalTransactions(backend, keys, locks, (ids, before) =>
+    indexLag.written(ids, before),
+  );
   const ttl = new LocalTimeToLive(backend, join(options.dataDir, 'dynamodb-ttl.json'), keys, locks);
   const faults = new Map<string, Fault[]>();
   let holding = holdGate();
@@ -217,16 +219,25 @@ export async function startLocalDynamoDb(options: {
     }
   }
 
-  /** Leaves out of an index query's answer the items written within the lag. */
-  async function lagged(table: string, answer: Answer): Promise<Answer> {
-    const lag = options.indexLagMs ?? 0;
-    if (lag <= 0 || answer.status !== 200) return answer;
+  /** An index query's answer as the lagging index would give it. */
+  async function lagged(input: WireInput, answer: Answer): Promise<Answer> {
+    if (!indexLag.enabled || answer.status !== 200 || !input.IndexName) return answer;
     const result = JSON.parse(answer.body.toString('utf8')) as { Items?: Item[]; Count?: number };
-    const since = Date.now() - lag;
-    const ids = await idsOf(table, result.Items ?? []);
-    const items = (result.Items ?? []).filter((_, i) => (lastWritten.get(ids[i] as string) ?? 0) < since);
+    if (!result.Items) return answer;
+    const selective = input.ProjectionExpression !== undefined;
+    const items = await indexLag.lagged(input.TableName, input.IndexName, result.Items, selective);
     return { ...answer, body: Buffer.from(JSON.stringify({ ...result, Items: items, Count: items.length })) };
   }
+
+  /** The images of items as they are now (read only while the index lag is modelled). */
+  const imagesOf = (ids: readonly string[]) =>
+    Promise.all(
+      ids.map(async (id) => {
+        const { table, key } = keys.parseItemId(id);
+        const read = new GetItemCommand({ TableName: table, Key: key, ConsistentRead: true });
+        return (await backend.send(read)).Item;
+      }),
+    );
 
   async function handle(action: string, req: IncomingMessage, body: Buffer): Promise<Answer | 'lost'> {
     const input = JSON.parse(body.toString('utf8') || '{}') as WireInput;
@@ -258,8 +269,9 @@ export async function startLocalDynamoDb(options: {
           throw new DynamoDbWireError('TransactionConflictException', 'Transaction is ongoing for the item');
         }
         try {
+          const before = indexLag.enabled ? await imagesOf(ids) : [];
           const answer = await forward(req, body);
-          if (answer.status === 200) written(ids);
+          if (answer.status === 200) indexLag.written(ids, before);
           return after(answer);
         } finally {
           locks.endWrites(ids);
@@ -272,7 +284,7 @@ export async function startLocalDynamoDb(options: {
       case 'Query':
       case 'Scan': {
         const answer = await forward(req, body);
-        return input.IndexName ? lagged(input.TableName, answer) : answer;
+        return lagged(input, answer);
       }
       default:
         return forward(req, body);
@@ -324,6 +336,9 @@ export async function startLocalDynamoDb(options: {
     releaseHeld() {
       holding.release();
       holding = holdGate();
+    },
+    setIndexLag(ms) {
+      indexLag.lag = ms;
     },
     injectFault(action, fault, count = 1) {
       faults.set(action, [...(faults.get(action) ?? []), ...Array.from({ length: count }, () => fault)]);

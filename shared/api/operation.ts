@@ -116,13 +116,18 @@ export function documentedResponses(operation: OperationDeclaration): Record<num
   }
   if (withSession) responses[401] = problem('No token, an invalid or expired token, or an ended session');
   if (withSession && changes) responses[403] = problem('A cookie-authenticated request from another site');
+  const declared: Record<number, ResponseContract> = { ...operation.responses };
   if (operation.idempotent) {
-    responses[409] = problem(
-      'IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key is still being carried out',
-    );
-    responses[422] = problem('IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for another request');
+    const own = declared[409];
+    const idempotencyConflicts =
+      'IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key is still being carried out. ' +
+      'IDEMPOTENCY_ANSWER_LOST: it was carried out, but its answer was lost';
+    declared[409] = own
+      ? { ...own, description: `${own.description}. ${idempotencyConflicts}` }
+      : problem(idempotencyConflicts);
+    declared[422] ??= problem('IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for another request');
   }
-  return { ...responses, ...operation.responses };
+  return { ...responses, ...declared };
 }
 
 export const ETAG = {

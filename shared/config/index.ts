@@ -146,6 +146,7 @@ export interface LocalStackConfig extends ReturnType<typeof knobsOf> {
   adminUsername: string;
   adminPassword: string | undefined;
   ttlSweepSeconds: number;
+  indexLagMs: number;
 }
 
 const localEnvSchema = z.object({
@@ -155,6 +156,7 @@ const localEnvSchema = z.object({
   ADMIN_USERNAME: z._default(z.string(), 'admin'),
   ADMIN_PASSWORD: optional,
   TTL_SWEEP_SECONDS: numberIn(1, 3600, '60'),
+  INDEX_LAG_MS: numberIn(0, 60000, '0'),
   ...stageKnobs,
 });
 
@@ -167,6 +169,7 @@ export function readLocalStackConfig(env: Env = process.env): LocalStackConfig {
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
     ttlSweepSeconds: Number(e.TTL_SWEEP_SECONDS),
+    indexLagMs: Number(e.INDEX_LAG_MS),
     ...knobsOf(e),
   };
 }

@@ -7,7 +7,7 @@ import { ConflictError } from '#shared/domain/errors.ts';
 import { conditionally } from './conditional-writes.ts';
 import { actions } from './entities.ts';
 import { actionKey, userActionsPartition } from './keys.ts';
-import { getItem, queryAll } from './reads.ts';
+import { batchGetItems, getItem, queryAll } from './reads.ts';
 import { GSI1 } from './table-schema.ts';
 
 /** Creates the actions of one assignment all together. */
@@ -42,7 +42,12 @@ export async function saveAction(action: StoredAction, expectedNodeVersionId: st
   );
 }
 
-/** A user's actions, by due date. */
+/** Many actions by id, as stored now (strongly consistent), in no particular order. */
+export async function findActions(actionIds: string[]): Promise<StoredAction[]> {
+  return (await batchGetItems(actionIds.map(actionKey), { consistent: true })).map(actions.fromItem);
+}
+
+/** A user's actions, by due date, as the index has them (it lags the table: see myActions). */
 export async function listActionsOf(principalId: string): Promise<StoredAction[]> {
   const items = await queryAll(GSI1.partitionKey, userActionsPartition(principalId), {
     indexName: GSI1.indexName,

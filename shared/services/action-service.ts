@@ -4,7 +4,13 @@
  * details only to that user and to system administrators, and build their links from the installation's
  * address at answer time.
  */
-import { createActions, findAction, listActionsOf, saveAction } from '#shared/data/action-repository.ts';
+import {
+  createActions,
+  findAction,
+  findActions,
+  listActionsOf,
+  saveAction,
+} from '#shared/data/action-repository.ts';
 import { findNode, findNodes } from '#shared/data/node-repository.ts';
 import { findUser } from '#shared/data/user-repository.ts';
 import {
@@ -134,15 +140,24 @@ export async function myActions(
   query: MyActionsQuery,
   apiBase: string,
 ): Promise<Page<Action>> {
-  const matching = (await listActionsOf(caller.principal.principalId)).filter(
-    (a) =>
-      (!query.status || a.status === query.status) &&
-      (!query.dueBefore || a.dueDate <= query.dueBefore) &&
-      (!query.dueAfter || a.dueDate >= query.dueAfter),
-  );
+  const due = (a: StoredAction) =>
+    (!query.dueBefore || a.dueDate <= query.dueBefore) && (!query.dueAfter || a.dueDate >= query.dueAfter);
+  const indexed = (await listActionsOf(caller.principal.principalId)).filter(due);
+  const matching = (await current(indexed)).filter((a) => !query.status || a.status === query.status);
   const readable = await Promise.all(matching.map((action) => readsTarget(caller, action)));
   const actions = matching.filter((_, i) => readable[i]).map((a) => actionSeenBy(a, caller, apiBase));
   return pageOf(actions, 'dueDate', query);
+}
+
+/**
+ * The index lags the table, so an action its assignee has just completed can still read OPEN there: open
+ * ones are read again from the table (a DONE action never changes again), keeping the index's order.
+ */
+async function current(indexed: StoredAction[]): Promise<StoredAction[]> {
+  const open = indexed.filter((a) => a.status !== 'DONE').map((a) => a.actionId);
+  if (open.length === 0) return indexed;
+  const stored = new Map((await findActions(open)).map((a) => [a.actionId, a]));
+  return indexed.flatMap((a) => (a.status === 'DONE' ? [a] : (stored.get(a.actionId) ?? [])));
 }
 
 /** One action, for its assignee, its sender, those who may publish its target, and system administrators. */

@@ -3,10 +3,13 @@
  * conflict (ClientRequestToken), and a request repeated with its Idempotency-Key gets the first answer
  * without writing again.
  */
+import { createHash } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { idempotentRequests } from '#shared/data/entities.ts';
 import { createNode, folder, urlDocument } from './helpers/library.ts';
 import { createUser, grant, PASSWORD } from './helpers/personas.ts';
-import { type ApiClient, type TestStack, withAdminSession } from './helpers/test-stack.ts';
+import { type ApiClient, type TestStack, tableClient, withAdminSession } from './helpers/test-stack.ts';
 
 let ctx: TestStack;
 let api: ApiClient;
@@ -121,5 +124,43 @@ describe('Idempotency-Key', () => {
     expect(theirs.status).toBe(200);
     expect(theirs.body.name).toBe('Theirs');
     expect((await childrenOf(parent.nodeId)).sort()).toEqual(['First', 'Theirs']);
+  });
+
+  it('a repeat while the first has committed but kept no answer is a 409: in use, then answer lost', async () => {
+    const parent = await createNode(api, token, folder(environmentId, 'Unanswered'));
+    const body = urlDocument(parent.nodeId, 'Never twice');
+    const principalId = JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString()).sub;
+    const fingerprint = (text: string) => createHash('sha256').update(text).digest('base64url');
+    // What a function leaves when it ends after its commit and before keeping the answer.
+    const recordCommitted = async (key: string, agoMs: number) => {
+      const { client, TableName } = tableClient(ctx.stack);
+      const committedAt = new Date(Date.now() - agoMs);
+      const request = ['POST', '/api/v1/items', '', JSON.stringify(body)].join('\n');
+      await client.send(
+        new PutCommand({
+          TableName,
+          Item: idempotentRequests.toItem(
+            {
+              fingerprint: fingerprint(request),
+              committedAt: committedAt.toISOString(),
+              expiresAtEpoch: Math.floor(committedAt.getTime() / 1000) + 86_400,
+            },
+            principalId,
+            fingerprint(key),
+          ),
+        }),
+      );
+    };
+    const send = (key: string) => api.call('POST', '/api/v1/items', { token, body, headers: withKey(key) });
+
+    await recordCommitted('unanswered-1', 1_000);
+    const inUse = await send('unanswered-1');
+    expect(inUse.status).toBe(409);
+    expect(inUse.body.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+    await recordCommitted('unanswered-2', 120_000);
+    const lost = await send('unanswered-2');
+    expect(lost.status).toBe(409);
+    expect(lost.body.code).toBe('IDEMPOTENCY_ANSWER_LOST');
+    expect(await childrenOf(parent.nodeId)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The embedded DynamoDB's transactions and TTL behave as DynamoDB's do: all-or-nothing, with one
- * cancellation reason per action, and expired items swept.
+ * cancellation reason per action, and expired items swept; and its index reads can lag the table.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,8 +17,10 @@ import {
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
+  QueryCommand,
   TransactGetCommand,
   TransactWriteCommand,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalDynamoDb, startLocalDynamoDb } from '#infra/local/local-dynamodb.ts';
@@ -367,5 +369,80 @@ describe('TTL', () => {
     expect(await get('t-future')).toBeDefined();
     expect(await get('t-text')).toBeDefined();
     expect(await get('t-ancient')).toBeDefined();
+  });
+});
+
+describe('index reads that lag the table', () => {
+  const Lagging = 'lagging-index-test';
+  const byGroup = async () =>
+    (
+      await db.send(
+        new QueryCommand({
+          TableName: Lagging,
+          IndexName: 'byGroup',
+          KeyConditionExpression: '#g = :g',
+          ExpressionAttributeNames: { '#g': 'group' },
+          ExpressionAttributeValues: { ':g': 'g' },
+        }),
+      )
+    ).Items ?? [];
+
+  it('answer items as they stood before the lag: earlier images, new ones not yet there', async () => {
+    await db.send(
+      new CreateTableCommand({
+        TableName: Lagging,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [
+          { AttributeName: 'id', AttributeType: 'S' },
+          { AttributeName: 'group', AttributeType: 'S' },
+          { AttributeName: 'rank', AttributeType: 'S' },
+        ],
+        KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: 'byGroup',
+            KeySchema: [
+              { AttributeName: 'group', KeyType: 'HASH' },
+              { AttributeName: 'rank', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['label'] },
+          },
+        ],
+      }),
+    );
+    const item = (id: string, label: string) => ({ id, group: 'g', rank: id, label, secret: 's' });
+    await db.send(new PutCommand({ TableName: Lagging, Item: item('a', 'first') }));
+    await db.send(new PutCommand({ TableName: Lagging, Item: item('moved', 'here') }));
+    try {
+      local.setIndexLag(60_000);
+      await db.send(
+        new UpdateCommand({
+          TableName: Lagging,
+          Key: { id: 'a' },
+          UpdateExpression: 'SET label = :l',
+          ExpressionAttributeValues: { ':l': 'second' },
+        }),
+      );
+      await db.send(new PutCommand({ TableName: Lagging, Item: item('b', 'new') }));
+      await db.send(
+        new TransactWriteCommand({
+          TransactItems: [{ Put: { TableName: Lagging, Item: item('c', 'new') } }],
+        }),
+      );
+      await db.send(new PutCommand({ TableName: Lagging, Item: { ...item('moved', 'here'), rank: 'z' } }));
+
+      expect(await byGroup()).toEqual([{ id: 'a', group: 'g', rank: 'a', label: 'first' }]);
+      expect((await db.send(new GetCommand({ TableName: Lagging, Key: { id: 'a' } }))).Item?.label).toBe(
+        'second',
+      );
+    } finally {
+      local.setIndexLag(0);
+    }
+    expect((await byGroup()).map((i) => `${i.id}:${i.label}`)).toEqual([
+      'a:second',
+      'b:new',
+      'c:new',
+      'moved:here',
+    ]);
   });
 });

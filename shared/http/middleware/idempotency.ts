@@ -12,6 +12,12 @@ import type { HttpResult } from '../types.ts';
 const MAX_KEPT_ANSWER_BYTES = 300 * 1024;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
+/**
+ * A record still without an answer this long after its writes committed will not get one: its function
+ * ended (at most 29 s) after committing but before the answer was kept.
+ */
+const ANSWER_DEADLINE_MS = 60_000;
+
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
 
 /**
@@ -54,7 +60,14 @@ export function idempotency(enabled: boolean): middy.MiddlewareObj<ParsedEvent, 
           'This Idempotency-Key was used for another request; use a new key',
         );
       }
-      if (!earlier.answer) throw idempotencyKeyInUse();
+      if (!earlier.answer) {
+        if (Date.now() - Date.parse(earlier.committedAt) < ANSWER_DEADLINE_MS) throw idempotencyKeyInUse();
+        throw new DomainError(
+          'conflict',
+          'IDEMPOTENCY_ANSWER_LOST',
+          'The request with this Idempotency-Key was carried out, but its answer was lost; read the objects it wrote to see their state',
+        );
+      }
       event.replay = {
         ...earlier.answer,
         headers: { ...earlier.answer.headers, 'idempotent-replayed': 'true' },
