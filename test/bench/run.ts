@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { startBenchStack } from './bench-stack.ts';
 import { measureBundles } from './bundles.ts';
 import { measureCapacity } from './capacity.ts';
+import { BEFORE_REF, measureContention } from './contention.ts';
 import { measureListCost, type PageCost } from './list-cost.ts';
 
 const TARGETS = { bundleBytes: 150 * 1024, importRatio: 1.3, retrieveRcuBeyondSession: 1, updateWcu: 3 };
@@ -86,9 +87,40 @@ console.log(
     `walk per object ${mark(flat((c) => c.walkPerObject))}`,
 );
 
+const CONTENTION = { writers: 20, objects: Number(process.env.BENCH_CONTENTION_OBJECTS ?? 2000) };
+const contention = await measureContention(CONTENTION.writers, CONTENTION.objects);
+console.log(
+  `\n${CONTENTION.writers} writers creating ${CONTENTION.objects} documents in 10 folders of one environment, ` +
+    'on the embedded DynamoDB (overlapping transactions cancel one another); each load on a fresh stack, ' +
+    'then every folder walked',
+);
+for (const code of ['current', 'before'] as const) {
+  const [one, many] = contention.filter((r) => r.code === code);
+  if (!one || !many) continue;
+  console.log(`  ${code === 'current' ? 'this code' : `before issue 10 (${BEFORE_REF.slice(0, 7)})`}`);
+  for (const run of [one, many]) {
+    console.log(
+      `    ${String(run.writers).padStart(2)} writer(s): ${run.createsPerSecond} creates/s, statuses ${JSON.stringify(run.statuses)}, ` +
+        `5xx ${run.serverErrors}, missing ${run.missing}, listed twice ${run.duplicated}, ` +
+        `unacknowledged ${run.unacknowledged}, totals ${run.totalsExact ? 'exact' : 'WRONG'}`,
+    );
+  }
+  console.log(
+    `    throughput ratio ${many.writers} writers / 1 writer: ${(many.createsPerSecond / one.createsPerSecond).toFixed(2)}`,
+  );
+}
+const current = contention.filter((r) => r.code === 'current');
+console.log(
+  `Target: no 5xx, every create listed once, exact totals: ${mark(
+    current.every(
+      (r) => r.serverErrors === 0 && !r.missing && !r.duplicated && !r.unacknowledged && r.totalsExact,
+    ),
+  )}`,
+);
+
 mkdirSync('bench-results', { recursive: true });
 writeFileSync(
   'bench-results/latest.json',
-  JSON.stringify({ at: new Date().toISOString(), bundles, capacity, listCost }, null, 2),
+  JSON.stringify({ at: new Date().toISOString(), bundles, capacity, listCost, contention }, null, 2),
 );
 console.log('\nWritten to bench-results/latest.json');
