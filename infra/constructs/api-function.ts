@@ -4,14 +4,14 @@
  * its own role, and exactly the grants its route-table entry asks for.
  */
 import { join } from 'node:path';
-import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { CfnBucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import type { OperationDeclaration } from '#shared/api/operation.ts';
 import { BUNDLED_ASSET_DIR, REFERENCE_ASSET_FILES } from '#shared/api/reference-assets.ts';
@@ -130,8 +130,30 @@ export class ApiFunction extends Construct {
         }),
       );
     }
-    if (access.bucket === 'readWrite') bucket.grantReadWrite(role);
-    if (access.bucket === 'read') bucket.grantRead(role);
+    // Object actions on the key prefixes the operation names, never the whole bucket and never s3:List*.
+    const objectGrants = [
+      { actions: ['s3:GetObject'], prefixes: access.bucket.read },
+      { actions: ['s3:PutObject', 's3:DeleteObject'], prefixes: access.bucket.write },
+    ];
+    for (const { actions, prefixes } of objectGrants) {
+      if (prefixes.length === 0) continue;
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          effect: Effect.ALLOW,
+          actions,
+          resources: prefixes.map((prefix) => `${bucket.bucketArn}/${prefix}*`),
+        }),
+      );
+    }
+    const bucketId = Stack.of(this).resolve((bucket.node.defaultChild as CfnBucket).logicalId);
+    for (const prefix of new Set([...access.bucket.read, ...access.bucket.write])) {
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${prefix}*]`,
+        reason:
+          `Object keys under ${prefix} are made per process and per file (storage-layout.ts); the grant is ` +
+          'limited to that prefix of this bucket and to object actions.',
+      });
+    }
     if (access.signsTokens) signingKey.grant(role, 'kms:Sign', 'kms:GetPublicKey');
     else if (access.verifiesTokens) signingKey.grant(role, 'kms:GetPublicKey');
   }

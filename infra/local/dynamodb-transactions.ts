@@ -134,7 +134,7 @@ export class LocalTransactions {
     try {
       await holding?.();
       const { result, snapshots } = await this.apply(actions, targets, input.ReturnConsumedCapacity);
-      const writes = ids.flatMap((id, i) => (actions[i]?.ConditionCheck ? [] : [i]));
+      const writes = ids.flatMap((_id, i) => (actions[i]?.ConditionCheck ? [] : [i]));
       this.committed(
         writes.map((i) => ids[i] as string),
         writes.map((i) => snapshots[i]),

@@ -5,7 +5,12 @@
 import * as z from 'zod/mini';
 import { problemSchema } from '#shared/http/problem.ts';
 import { ROUTES, type Route } from '#shared/http/routes.ts';
-import { documentedResponses, type OperationDeclaration, type ResponseContract } from './operation.ts';
+import {
+  documentedResponses,
+  JSON_BODY,
+  type OperationDeclaration,
+  type ResponseContract,
+} from './operation.ts';
 
 type JsonSchema = Record<string, unknown>;
 type Io = 'input' | 'output';
@@ -115,7 +120,7 @@ function response(contract: ResponseContract) {
 
 function operationObject(route: Route) {
   const contract: OperationDeclaration = route.operation;
-  const { body, bodyOptional, examples } = contract.request;
+  const { body, bodyOptional, examples, bodyFormat = JSON_BODY } = contract.request;
   return {
     operationId: route.id ?? contract.name,
     summary: route.summary ?? contract.summary,
@@ -128,7 +133,11 @@ function operationObject(route: Route) {
           requestBody: {
             required: !bodyOptional,
             content: {
-              'application/json': { schema: schemaRef(body, 'input'), ...(examples ? { examples } : {}) },
+              [bodyFormat.mediaType]: {
+                schema:
+                  bodyFormat.mediaType === 'application/json' ? schemaRef(body, 'input') : { type: 'string' },
+                ...(examples ? { examples } : {}),
+              },
             },
           },
         }

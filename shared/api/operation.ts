@@ -13,7 +13,8 @@ export const API_PREFIX = '/api/v1';
 /** What an operation's function may touch; the stack grants exactly this. */
 export interface OperationAccess {
   table: 'none' | 'read' | 'readWrite';
-  bucket: 'none' | 'read' | 'readWrite';
+  /** Object key prefixes (see storage-layout.ts) the function may read, write and delete; none by default. */
+  bucket: BucketAccess;
   /** kms:Sign for the token signer (login); every authenticated function may read the public key. */
   signsTokens: boolean;
   /**
@@ -23,16 +24,22 @@ export interface OperationAccess {
   verifiesTokens: boolean;
 }
 
+export interface BucketAccess {
+  read: readonly string[];
+  write: readonly string[];
+}
+const NO_BUCKET: BucketAccess = { read: [], write: [] };
+
 /** The access of an operation that needs a live session. */
 export const authenticated = (table: OperationAccess['table']): OperationAccess => ({
   table,
-  bucket: 'none',
+  bucket: NO_BUCKET,
   signsTokens: false,
   verifiesTokens: true,
 });
 export const NO_STORAGE: OperationAccess = {
   table: 'none',
-  bucket: 'none',
+  bucket: NO_BUCKET,
   signsTokens: false,
   verifiesTokens: false,
 };
@@ -55,10 +62,21 @@ export interface ResponseContract {
   headers?: Record<string, string>;
 }
 
+/** How a body is sent: JSON (the default), or an XML document (BPMN), and how large it may be. */
+export interface BodyFormat {
+  mediaType: 'application/json' | 'application/xml';
+  maxBytes: number;
+}
+
+/** JSON bodies of at most 256 KiB: a node stays well inside DynamoDB's 400 KB item limit. */
+export const JSON_BODY: BodyFormat = { mediaType: 'application/json', maxBytes: 256 * 1024 };
+
 export interface RequestContract {
   body?: z.ZodMiniType;
   /** A body may be left out entirely (DELETE sends `{}` or nothing). */
   bodyOptional?: boolean;
+  /** Default: JSON of at most 256 KiB (JSON_BODY). An XML body reaches the schema as its text. */
+  bodyFormat?: BodyFormat;
   query?: z.ZodMiniType;
   path?: z.ZodMiniType;
   examples?: Record<string, { summary: string; value: unknown }>;
@@ -111,8 +129,9 @@ export function documentedResponses(operation: OperationDeclaration): Record<num
     503: problem('Temporarily unavailable (throttling); retry after Retry-After seconds'),
   };
   if (operation.request.body) {
-    responses[413] = problem('The body is larger than 256 KiB');
-    responses[415] = problem('The body is not sent as application/json');
+    const { mediaType, maxBytes } = operation.request.bodyFormat ?? JSON_BODY;
+    responses[413] = problem(`The body is larger than ${maxBytes / 1024} KiB`);
+    responses[415] = problem(`The body is not sent as ${mediaType}`);
   }
   if (withSession) responses[401] = problem('No token, an invalid or expired token, or an ended session');
   if (withSession && changes) responses[403] = problem('A cookie-authenticated request from another site');

@@ -1,6 +1,6 @@
 /**
  * The one middy chain every handler is built with, from its operation's declaration:
- *   request log → problem+json errors → well-formed target → JSON body → validate → authenticate
+ *   request log → problem+json errors → well-formed target → body → validate → authenticate
  *   → Idempotency-Key (node writes) → handler.
  * Input is judged before authentication, so a malformed path parameter, query or body is a 400 decided
  * before any storage call (the session check reads DynamoDB). Handlers receive parsed, validated input and
@@ -15,8 +15,8 @@ import { withInvocation } from '#shared/clients/invocation.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { authenticateRequest } from './middleware/authenticate.ts';
 import { idempotency } from './middleware/idempotency.ts';
-import { jsonBody } from './middleware/json-body.ts';
 import { problemErrors } from './middleware/problem-errors.ts';
+import { requestBody } from './middleware/request-body.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { validateInput } from './middleware/validate-input.ts';
 import { wellFormedTarget } from './middleware/well-formed-target.ts';
@@ -51,12 +51,12 @@ export interface ParsedEvent extends HttpEvent {
 export function handle<
   D extends Pick<OperationDeclaration, 'name' | 'authenticated' | 'idempotent' | 'request'>,
 >(declaration: D, handleRequest: (request: OperationRequest<D>) => Promise<HttpResult>): HttpHandler {
-  const { body, bodyOptional, query, path } = declaration.request;
+  const { body, bodyOptional, bodyFormat, query, path } = declaration.request;
   const chain = middy<ParsedEvent, HttpResult>()
     .use(requestLog(declaration.name))
     .use(problemErrors())
     .use(wellFormedTarget())
-    .use(jsonBody(body !== undefined, bodyOptional ?? false))
+    .use(requestBody(body !== undefined, bodyOptional ?? false, bodyFormat))
     .use(validateInput({ body, query, path }))
     .use(authenticateRequest(declaration.authenticated !== false))
     .use(idempotency(declaration.idempotent === true))

@@ -3,7 +3,7 @@ import { loginPayloadSchema } from '#shared/domain/login-payload.ts';
 import { LOGIN_THROTTLE } from '#shared/domain/login-throttle.ts';
 import { changePasswordPayloadSchema } from '#shared/domain/user-payloads.ts';
 import { REQUEST_EXAMPLES } from '../examples.ts';
-import { API_PREFIX, authenticated, defineOperation, problem } from '../operation.ts';
+import { API_PREFIX, authenticated, defineOperation, NO_STORAGE, problem } from '../operation.ts';
 
 export const login = defineOperation({
   name: 'login',
@@ -13,7 +13,7 @@ export const login = defineOperation({
     // Spec §5: the sample exchange logs in without the version prefix.
     { method: 'POST', path: '/login/local', id: 'loginUnversioned' },
   ],
-  access: { table: 'readWrite', bucket: 'none', signsTokens: true, verifiesTokens: false },
+  access: { ...NO_STORAGE, table: 'readWrite', signsTokens: true },
   memoryMb: 1024,
   summary: 'Log in with username and password',
   description:

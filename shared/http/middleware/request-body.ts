@@ -1,0 +1,71 @@
+import type middy from '@middy/core';
+import { type BodyFormat, JSON_BODY } from '#shared/api/operation.ts';
+import {
+  PayloadTooLargeError,
+  UnreadableError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from '#shared/domain/errors.ts';
+import { parseJsonInput } from '../json-input.ts';
+import type { ParsedEvent } from '../operation.ts';
+import { header } from '../request-headers.ts';
+import type { HttpResult } from '../types.ts';
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+const MEDIA_TYPES: Record<BodyFormat['mediaType'], RegExp> = {
+  'application/json': /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i,
+  // application/xml, text/xml and the +xml types (application/bpmn+xml).
+  'application/xml': /^(?:application|text)\/(?:[\w.+-]+\+)?xml\s*(?:;.*)?$/i,
+};
+
+/**
+ * Reads the body of operations that take one: media type, size and UTF-8 are checked here, before any
+ * schema; a JSON body is parsed under the rules of json-input.ts (depth, reserved keys, exact numbers),
+ * an XML body is handed on as its text.
+ */
+export function requestBody(
+  expected: boolean,
+  optional: boolean,
+  { mediaType, maxBytes }: BodyFormat = JSON_BODY,
+): middy.MiddlewareObj<ParsedEvent, HttpResult> {
+  const json = mediaType === 'application/json';
+  return {
+    before: ({ event }) => {
+      if (!expected) return;
+      const raw = event.body
+        ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8')
+        : Buffer.alloc(0);
+      if (raw.length === 0) {
+        if (optional) return;
+        throw new ValidationError([
+          { in: 'body', path: '$', rule: 'required', message: `a ${json ? 'JSON' : 'XML'} body is required` },
+        ]);
+      }
+      const contentType = header(event, 'content-type');
+      if (!contentType || !MEDIA_TYPES[mediaType].test(contentType)) {
+        throw new UnsupportedMediaTypeError(
+          `The body must be sent as Content-Type: ${mediaType} (got ${contentType ? `"${contentType}"` : 'none'})`,
+        );
+      }
+      if (raw.length > maxBytes) throw new PayloadTooLargeError(maxBytes);
+      let text: string;
+      try {
+        text = UTF8.decode(raw);
+      } catch {
+        throw json
+          ? new UnreadableError('MALFORMED_JSON', 'The body is not valid UTF-8, which JSON must be')
+          : new UnreadableError('MALFORMED_XML', 'The body is not valid UTF-8');
+      }
+      if (!json) {
+        event.parsedBody = text;
+        return;
+      }
+      try {
+        event.parsedBody = parseJsonInput(text);
+      } catch (error) {
+        if (!(error instanceof SyntaxError)) throw error;
+        throw new UnreadableError('MALFORMED_JSON', `The body is not valid JSON: ${error.message}`);
+      }
+    },
+  };
+}
