@@ -36,8 +36,11 @@ export interface LocalDynamoDb {
   endpoint: string;
   /** Deletes expired items now (the sweeper also runs on its own every `ttlSweepSeconds`). */
   sweepExpiredItems(nowSeconds?: number): Promise<number>;
-  /** The next `count` calls of `action` (e.g. TransactWriteItems) meet `fault`. */
-  injectFault(action: string, fault: Fault, count?: number): void;
+  /**
+   * The next `count` calls of `action` (e.g. TransactWriteItems) meet `fault`; with `when`, only calls whose
+   * request (the wire JSON, as a string) it accepts, so one write among many parallel ones can be made to fail.
+   */
+  injectFault(action: string, fault: Fault, count?: number, when?: (request: string) => boolean): void;
   /** Resolves once a transaction holds its items under the 'hold' fault. */
   whenHolding(): Promise<void>;
   /** Lets the transactions held under the 'hold' fault go on. */
@@ -148,7 +151,13 @@ export async function startLocalDynamoDb(options: {
     indexLag.written(ids, before),
   );
   const ttl = new LocalTimeToLive(backend, join(options.dataDir, 'dynamodb-ttl.json'), keys, locks);
-  const faults = new Map<string, Fault[]>();
+  const faults = new Map<string, { fault: Fault; when?: (request: string) => boolean }[]>();
+  /** The first fault waiting for this call, taken off the queue. */
+  const faultFor = (action: string, body: Buffer): Fault | undefined => {
+    const queue = faults.get(action) ?? [];
+    const index = queue.findIndex((entry) => !entry.when || entry.when(body.toString('utf8')));
+    return index < 0 ? undefined : queue.splice(index, 1)[0]?.fault;
+  };
   let holding = holdGate();
   const hold = async () => {
     holding.started();
@@ -241,7 +250,7 @@ export async function startLocalDynamoDb(options: {
 
   async function handle(action: string, req: IncomingMessage, body: Buffer): Promise<Answer | 'lost'> {
     const input = JSON.parse(body.toString('utf8') || '{}') as WireInput;
-    const fault = faults.get(action)?.shift();
+    const fault = faultFor(action, body);
     if (fault === 'throttle' || fault === 'conflict') throw FAULT_ERRORS[fault]();
     const after = (answer: Answer): Answer | 'lost' => (fault === 'lose-response' ? 'lost' : answer);
     switch (action) {
@@ -340,8 +349,9 @@ export async function startLocalDynamoDb(options: {
     setIndexLag(ms) {
       indexLag.lag = ms;
     },
-    injectFault(action, fault, count = 1) {
-      faults.set(action, [...(faults.get(action) ?? []), ...Array.from({ length: count }, () => fault)]);
+    injectFault(action, fault, count = 1, when) {
+      const entries = Array.from({ length: count }, () => (when ? { fault, when } : { fault }));
+      faults.set(action, [...(faults.get(action) ?? []), ...entries]);
     },
     async close() {
       clearInterval(sweeper);

@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { storedActionSchema } from '#shared/domain/action.ts';
 import { type Node, nodeSchema } from '#shared/domain/node.ts';
 import { kindOf } from '#shared/domain/node-types.ts';
+import { edgeSchema } from '#shared/domain/process-diagram.ts';
 import { settingsStoredSchema } from '#shared/domain/settings.ts';
 import { grantSchema, sessionSchema, userSchema } from '#shared/domain/user.ts';
 import { defineEntity } from './entity.ts';
@@ -13,6 +14,8 @@ import {
   actionKey,
   bootstrapKey,
   childLinkKey,
+  diagramBatchKey,
+  edgeKey,
   grantKey,
   idempotencyKey,
   loginFailuresKey,
@@ -45,12 +48,41 @@ export const nodes = defineEntity({
   load: (item) => ({ ...item, fields: kindOf(String(item.nodeType)).read(item) }),
 });
 
-/** A parent's record of one live child (in the parent's partition, so it can be read consistently). */
+/**
+ * A parent's record of one live child (in the parent's partition, so it can be read consistently); a child
+ * written by a batch carries its batchId, like the child itself.
+ */
 export const childLinks = defineEntity({
   name: 'ChildLink',
-  schema: z.object({ childId: z.string(), nodeType: z.string() }),
+  schema: z.object({ childId: z.string(), nodeType: z.string(), batchId: z.optional(z.string()) }),
   keys: (link, parentId: string) => childLinkKey(parentId, link.childId),
 });
+
+/** An edge of a process's diagram; one written by a batch carries its batchId. */
+export const edges = defineEntity({
+  name: 'Edge',
+  schema: z.object({
+    ...edgeSchema.shape,
+    bpmnElementId: z._default(z.nullable(z.string()), null),
+    batchId: z.optional(z.string()),
+  }),
+  keys: (edge, processId: string) => edgeKey(processId, edge.edgeId),
+});
+
+/**
+ * A batch of writes to a process that takes more than one transaction: its nodes and edges are written
+ * first, invisible (they carry its batchId), and become visible together when it commits.
+ */
+export const diagramBatches = defineEntity({
+  name: 'DiagramBatch',
+  schema: z.object({
+    batchId: z.string(),
+    state: z.enum(['open', 'committed', 'abandoned']),
+    startedAt: z.string(),
+  }),
+  keys: (batch, processId: string) => diagramBatchKey(processId, batch.batchId),
+});
+export type DiagramBatch = ReturnType<typeof diagramBatches.fromItem>;
 
 export const users = defineEntity({
   name: 'User',

@@ -17,6 +17,20 @@ export const childLinkKey = (parentId: string, childId: string) => ({
 });
 export const CHILD_LINK_PREFIX = 'CHILD#';
 
+/** An edge of a process's diagram, in the process's partition (read with its tasks' links). */
+export const edgeKey = (processId: string, edgeId: string) => ({
+  PK: `NODE#${processId}`,
+  SK: `${EDGE_PREFIX}${edgeId}`,
+});
+export const EDGE_PREFIX = 'EDGE#';
+
+/** A batch of writes to a process too large for one transaction (diagram-batches.ts). */
+export const diagramBatchKey = (processId: string, batchId: string) => ({
+  PK: `NODE#${processId}`,
+  SK: `${DIAGRAM_BATCH_PREFIX}${batchId}`,
+});
+export const DIAGRAM_BATCH_PREFIX = 'BATCH#';
+
 /** Item attribute of a node whose subtree delete is under way: until when creates under it are refused. */
 export const DELETE_LEASE_ATTRIBUTE = 'deletingUntil';
 

@@ -1,5 +1,9 @@
-/** Reads of nodes. Writes go through node-write-path.ts. */
+/**
+ * Reads of nodes. Writes go through node-write-path.ts. A node a batch wrote exists for readers only once
+ * its batch has committed (diagram-batches.ts): every read here leaves out the others.
+ */
 import type { Node } from '#shared/domain/node.ts';
+import { committedAmong } from './diagram-batches.ts';
 import { childLinks, nodes } from './entities.ts';
 import { CHILD_LINK_PREFIX, type NodeCopy, nodeKey } from './keys.ts';
 import { batchGetItems, getItem, queryAll } from './reads.ts';
@@ -8,7 +12,23 @@ import { TABLE_SCHEMA } from './table-schema.ts';
 /** The working copy (or the published copy) of a node, deleted or not; null when there is none. */
 export async function findNode(nodeId: string, copy: NodeCopy = 'DRAFT'): Promise<Node | null> {
   const item = await getItem(nodeKey(nodeId, copy));
-  return item ? nodes.fromItem(item) : null;
+  if (!item) return null;
+  const [node] = await visible([nodes.fromItem(item)]);
+  return node ?? null;
+}
+
+const batchOf = (node: Node) =>
+  node.batchId && node.parentId ? { processId: node.parentId, batchId: node.batchId } : undefined;
+
+/** The nodes that exist for readers: those of no batch, or of a committed one. */
+async function visible(found: Node[]): Promise<Node[]> {
+  const refs = found.flatMap((node) => batchOf(node) ?? []);
+  if (refs.length === 0) return found;
+  const committed = await committedAmong(refs);
+  return found.filter((node) => {
+    const ref = batchOf(node);
+    return !ref || committed(ref);
+  });
 }
 
 /** Ids of a node's live children, strongly consistent (from the parent's child records). */
@@ -32,7 +52,7 @@ export async function findNodes(
     nodeIds.map((id) => nodeKey(id, copy)),
     { consistent },
   );
-  return items.map(nodes.fromItem);
+  return visible(items.map(nodes.fromItem));
 }
 
 /** Live children of a node, strongly consistent (for a process's tasks, an entity's attributes). */

@@ -4,6 +4,7 @@
  * clients can later join the same transaction as the write it describes.
  */
 import {
+  DeleteCommand,
   PutCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
@@ -14,10 +15,18 @@ import { currentInvocation } from '#shared/clients/invocation.ts';
 import { config } from '#shared/config/index.ts';
 import { ConflictError } from '#shared/domain/errors.ts';
 import type { Node, NodeStatus } from '#shared/domain/node.ts';
+import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import { conditionally } from './conditional-writes.ts';
-import { childLinks, nodes } from './entities.ts';
+import { childLinks, diagramBatches, edges, nodes } from './entities.ts';
 import { claimItem } from './idempotency-repository.ts';
-import { childLinkKey, countsKey, DELETE_LEASE_ATTRIBUTE, nodeKey } from './keys.ts';
+import {
+  childLinkKey,
+  countsKey,
+  DELETE_LEASE_ATTRIBUTE,
+  diagramBatchKey,
+  edgeKey,
+  nodeKey,
+} from './keys.ts';
 import { COUNT_SHARDS, type CountDeltas, countNode, countUpdates, pickShard } from './node-counts.ts';
 import { findNode } from './node-repository.ts';
 
@@ -36,7 +45,25 @@ export type NodeWrite =
    * the shard of the node's counts the commit updates anyway (a create adds to its parent's), so it adds
    * no item to the transaction.
    */
-  | { kind: 'requireLive'; nodeId: string; at: string };
+  | { kind: 'requireLive'; nodeId: string; at: string }
+  /**
+   * A node of a batch (its batchId set), written invisible to readers and not yet counted: a batch is how
+   * more writes than one transaction holds become visible at once (diagram-batches.ts).
+   */
+  | { kind: 'stage'; node: Node }
+  /** A batch begins: its record, open, in the process's partition. */
+  | { kind: 'openBatch'; processId: string; batchId: string; at: string }
+  /** The batch's staged nodes (and edges) become visible and are counted, if the batch is still open. */
+  | { kind: 'commitBatch'; processId: string; batchId: string; staged: Node[] }
+  /** The batch will never commit (fails if it has): what it staged can go. */
+  | { kind: 'abandonBatch'; processId: string; batchId: string }
+  /** Removes a staged node of an abandoned batch (never visible, never counted). */
+  | { kind: 'discardStaged'; nodeId: string; parentId: string }
+  /** Removes an abandoned batch's record, once what it staged is gone. */
+  | { kind: 'discardBatch'; processId: string; batchId: string }
+  /** An edge of a process's diagram (with a batchId, staged with its batch). */
+  | { kind: 'putEdge'; processId: string; edge: StoredEdge & { batchId?: string } }
+  | { kind: 'deleteEdge'; processId: string; edgeId: string };
 
 /** A condition of the listed writes did not hold; nothing of the commit was written. */
 export class NodeWriteConflict extends ConflictError {
@@ -62,6 +89,81 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
       const link = childLinks.toItem({ childId: node.nodeId, nodeType: node.nodeType }, node.parentId);
       return [put, { Put: { TableName, Item: link } }];
     }
+    case 'stage': {
+      const { node } = write;
+      if (!node.batchId || !node.parentId) throw new Error('A staged node needs a batchId and a parent');
+      const link = { childId: node.nodeId, nodeType: node.nodeType, batchId: node.batchId };
+      return [
+        { Put: { TableName, Item: nodes.toItem(node), ConditionExpression: 'attribute_not_exists(PK)' } },
+        { Put: { TableName, Item: childLinks.toItem(link, node.parentId) } },
+      ];
+    }
+    case 'openBatch': {
+      const batch = { batchId: write.batchId, state: 'open' as const, startedAt: write.at };
+      return [
+        {
+          Put: {
+            TableName,
+            Item: diagramBatches.toItem(batch, write.processId),
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+      ];
+    }
+    case 'commitBatch':
+      return [
+        {
+          Update: {
+            TableName,
+            Key: diagramBatchKey(write.processId, write.batchId),
+            UpdateExpression: 'SET #state = :committed',
+            ConditionExpression: '#state = :open',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: { ':committed': 'committed', ':open': 'open' },
+          },
+        },
+      ];
+    case 'abandonBatch':
+      return [
+        {
+          Update: {
+            TableName,
+            Key: diagramBatchKey(write.processId, write.batchId),
+            UpdateExpression: 'SET #state = :abandoned',
+            ConditionExpression: '#state IN (:open, :abandoned)',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: { ':open': 'open', ':abandoned': 'abandoned' },
+          },
+        },
+      ];
+    case 'discardStaged':
+      return [
+        {
+          Delete: {
+            TableName,
+            Key: nodeKey(write.nodeId),
+            // Only what a batch staged: never a node readers can see.
+            ConditionExpression: 'attribute_not_exists(PK) OR attribute_exists(batchId)',
+          },
+        },
+        { Delete: { TableName, Key: childLinkKey(write.parentId, write.nodeId) } },
+      ];
+    case 'discardBatch':
+      return [
+        {
+          Delete: {
+            TableName,
+            Key: diagramBatchKey(write.processId, write.batchId),
+            ConditionExpression: 'attribute_not_exists(PK) OR #state = :abandoned',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: { ':abandoned': 'abandoned' },
+          },
+        },
+      ];
+    case 'putEdge':
+      return [{ Put: { TableName, Item: edges.toItem(write.edge, write.processId) } }];
+    case 'deleteEdge':
+      return [{ Delete: { TableName, Key: edgeKey(write.processId, write.edgeId) } }];
     case 'replace': {
       const { node } = write;
       const put: TransactItem = {
@@ -146,6 +248,8 @@ function countDeltasOf(writes: NodeWrite[]): CountDeltas {
   const deltas: CountDeltas = new Map();
   for (const write of writes) {
     if (write.kind === 'create') countNode(deltas, write.node, write.node.nodeStatus, 1);
+    if (write.kind === 'commitBatch')
+      for (const node of write.staged) countNode(deltas, node, node.nodeStatus, 1);
     if (write.kind !== 'replace') continue;
     const { node, previousStatus = node.nodeStatus } = write;
     if (node.deleted) countNode(deltas, node, previousStatus, -1);
@@ -243,7 +347,9 @@ export async function commitNodeWrites(
     ? dynamoDb().send(new PutCommand(only.Put))
     : only?.Update
       ? dynamoDb().send(new UpdateCommand(only.Update))
-      : dynamoDb().send(new TransactWriteCommand({ TransactItems: items }));
+      : only?.Delete
+        ? dynamoDb().send(new DeleteCommand(only.Delete))
+        : dynamoDb().send(new TransactWriteCommand({ TransactItems: items }));
   // Each transaction item remembers the write it came from, to name the writes whose condition failed.
   await conditionally(commit, (failed) => {
     if (failed.some((i) => expanded[i]?.claims)) return idempotencyKeyInUse();
@@ -259,3 +365,30 @@ export const idempotencyKeyInUse = () =>
     'IDEMPOTENCY_KEY_IN_USE',
     'Another request with this Idempotency-Key is being carried out or was carried out; repeat this one to get its answer',
   );
+
+/**
+ * Groups of writes in as few commits as DynamoDB's limits allow, a group never split. Items are counted
+ * exactly (the counts items nodes of one batch share, once); bytes are each group's, added up.
+ */
+export async function* commitBatches<G extends NodeWrite[] | { writes: NodeWrite[] }>(
+  groups: G[],
+): AsyncGenerator<G[]> {
+  const writesOf = (group: G) => (Array.isArray(group) ? group : group.writes);
+  let batch: G[] = [];
+  let bytes = 0;
+  for (const group of groups) {
+    const groupBytes = commitBytes(writesOf(group));
+    const together = {
+      items: commitItemCount([...batch, group].flatMap(writesOf)),
+      bytes: bytes + groupBytes,
+    };
+    if (batch.length > 0 && !fitsOneCommit(together)) {
+      yield batch;
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(group);
+    bytes += groupBytes;
+  }
+  if (batch.length > 0) yield batch;
+}

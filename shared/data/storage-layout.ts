@@ -4,3 +4,7 @@
 export const UPLOAD_CHUNK_PREFIX = 'chunks/';
 /** Assembled files attached to documents. */
 export const FILE_PREFIX = 'files/';
+/** BPMN files imported into processes, kept to give back on export what the import received. */
+export const BPMN_TEMPLATE_PREFIX = 'bpmn/';
+export const bpmnTemplateKey = (processId: string, templateId: string) =>
+  `${BPMN_TEMPLATE_PREFIX}${processId}/${templateId}.bpmn`;

@@ -19,7 +19,10 @@ import { LIST_INDEXES, LIST_PROJECTED_ATTRIBUTES } from './list-indexes.ts';
  * | installation settings                 | PK=INSTALLATION, SK=SETTINGS                    |
  * | action by id                          | PK=ACTION#<id>, SK=ACTION                       |
  * | actions of a user, by due date        | GSI1: GSI1PK=USER_ACTIONS#<principalId>         |
- * | live counts under a node (totals)     | PK=NODE#<id>, SK=COUNTS                         |
+ * | live counts under a node (totals)     | PK=NODE#<id>, SK begins_with COUNTS# (16 shards) |
+ * | edges of a process's diagram          | PK=NODE#<process>, SK begins_with EDGE#         |
+ * | batches of a process (diagram-batches)| PK=NODE#<process>, SK begins_with BATCH#        |
+ * | idempotency key of a request          | PK=IDEMPOTENCY#<principal>#<key hash>           |
  * | list pages (parent, environment, type | 12 list indexes, see list-indexes.ts            |
  * |   scopes × 4 sort keys)               |                                                 |
  * Deleted nodes lose their list attributes, so lists skip them without filtering.

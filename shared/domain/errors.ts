@@ -75,7 +75,7 @@ export class BadRequestError extends DomainError {
 
 /** A body that is not JSON, or a request that cannot even be read as HTTP. */
 export class UnreadableError extends DomainError {
-  constructor(code: 'MALFORMED_JSON' | 'MALFORMED_REQUEST', message: string) {
+  constructor(code: 'MALFORMED_JSON' | 'MALFORMED_XML' | 'MALFORMED_REQUEST', message: string) {
     super('unreadable', code, message);
   }
 }
@@ -104,7 +104,8 @@ export class NotFoundError extends DomainError {
       | 'USER_NOT_FOUND'
       | 'GRANT_NOT_FOUND'
       | 'SESSION_NOT_FOUND'
-      | 'ACTION_NOT_FOUND',
+      | 'ACTION_NOT_FOUND'
+      | 'EDGE_NOT_FOUND',
     message: string,
     /** The field that names what was not found, when it came in the body. */
     errors: FieldError[] = [],

@@ -19,10 +19,15 @@ const kindViewShape = Object.assign({}, ...KINDS.map((kind) => kind.viewShape)) 
   string,
   z.ZodMiniType
 >;
+const childElementSchemas = {
+  base: baseElementSchema,
+  withFields: z.strictObject({ ...baseElementSchema.shape, ...kindViewShape }),
+  name: nameElementSchema,
+};
 const childListShape = Object.fromEntries(
   KINDS.flatMap((kind) => kind.childLists).map((list) => [
     list.field,
-    z.optional(z.array(list.element === 'base' ? baseElementSchema : nameElementSchema)),
+    z.optional(z.array(childElementSchemas[list.element])),
   ]),
 );
 
@@ -59,6 +64,12 @@ export const typedElementSchema = named(
 );
 export type TypedElement = Omit<BaseElement, '@type'> & { '@type': string } & Record<string, unknown>;
 
+function childElement(child: Node, element: 'base' | 'withFields' | 'name') {
+  if (element === 'name') return nameElement(child);
+  if (element === 'base') return toBaseElement(child);
+  return { ...toBaseElement(child), ...kindOf(child.nodeType).view(child.fields) };
+}
+
 export function toDetailedElement(node: Node): DetailedElement {
   return {
     ...toBaseElement(node),
@@ -76,14 +87,13 @@ export function toTypedElement(
   node: Node,
   parent: Node | null,
   children: Record<string, Node[]>,
+  extra: Record<string, unknown> = {},
 ): TypedElement {
   const kind = kindOf(node.nodeType);
   const lists = Object.fromEntries(
     kind.childLists.map((list) => [
       list.field,
-      (children[list.field] ?? []).map((child) =>
-        list.element === 'base' ? toBaseElement(child) : nameElement(child),
-      ),
+      (children[list.field] ?? []).map((child) => childElement(child, list.element)),
     ]),
   );
   return {
@@ -93,5 +103,6 @@ export function toTypedElement(
     richTextDescription: node.richTextDescription,
     ...kind.view(node.fields),
     ...lists,
+    ...extra,
   };
 }

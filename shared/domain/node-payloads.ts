@@ -3,25 +3,18 @@
  * them: one source.
  */
 import * as z from 'zod/mini';
-import { named } from '#shared/domain/schema-parts.ts';
+import { named, uuidSchema } from '#shared/domain/schema-parts.ts';
 import { bodyError } from './errors.ts';
 import type { NodeKind } from './node-kinds/kind.ts';
 import { KINDS, NODE_TYPE_NAMES, type NodeTypeDefinition } from './node-types.ts';
-
-const UUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
 
 export const LIMITS = {
   nameLength: 255,
   referenceNumberLength: 100,
   richTextDescriptionLength: 100_000,
-  /** JSON request bodies; keeps a node well inside DynamoDB's 400 KB item limit. */
-  jsonBodyBytes: 256 * 1024,
 } as const;
 
-/** Every identifier the service issues (nodes, users, sessions, actions) is an upper-case UUID. */
-export const uuidSchema = z
-  .string()
-  .check(z.regex(UUID, 'must be a UUID (e.g. 0F8FAD5B-D9CB-469F-A165-70867728950E)'), z.toUpperCase());
+export { uuidSchema };
 export const nodeIdSchema = uuidSchema;
 
 const notBlank = (s: string) => s.trim().length > 0;

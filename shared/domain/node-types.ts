@@ -11,6 +11,7 @@
 import { ENTITY, ENVIRONMENT, PROCESS } from './node-kinds/containers.ts';
 import { DOCUMENT } from './node-kinds/document.ts';
 import { type NodeKind, PLAIN } from './node-kinds/kind.ts';
+import { TASK } from './node-kinds/task.ts';
 
 export type Facet =
   | 'environment'
@@ -117,7 +118,7 @@ export const NODE_TYPES: readonly NodeTypeDefinition[] = [
 
   define('PROCESS_SET', 'NodeElement', 'process', ['ENVIRONMENT', 'PROCESS_SET'], 'Process folder'),
   define('PROCESS', 'Process', 'process', ['PROCESS_SET'], 'Process', { kind: PROCESS }),
-  define('TASK', 'TaskNode', 'process', ['PROCESS'], 'Task of a process'),
+  define('TASK', 'TaskNode', 'process', ['PROCESS'], 'Task of a process', { kind: TASK }),
   define('DOCUMENT_SET', 'NodeElement', 'document', ['ENVIRONMENT', 'DOCUMENT_SET'], 'Document folder'),
   define('DOCUMENT', 'Document', 'document', ['DOCUMENT_SET'], 'Document (URL or file)', { kind: DOCUMENT }),
   define('ORG_UNIT', 'OrgUnit', 'organization', ORG_CONTAINERS, 'Organizational unit'),

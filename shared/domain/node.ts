@@ -47,6 +47,11 @@ export const nodeSchema = z.object({
   modifiedBy: z.string(),
   modifiedByName: nullableString,
   fields: z._default(z.record(z.string(), z.unknown()), {}),
+  /**
+   * Set on a node written by a multi-commit batch (many tasks added to a process at once): the node exists
+   * for readers only once that batch has committed (shared/data/diagram-batches.ts).
+   */
+  batchId: z.optional(z.string()),
 });
 export type Node = z.output<typeof nodeSchema>;
 

@@ -31,3 +31,10 @@ export const pageOf = <T extends z.ZodMiniType>(item: T) =>
   });
 
 export type Page<T> = Omit<z.output<ReturnType<typeof pageOf>>, 'results'> & { results: T[] };
+
+const UUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
+
+/** Every identifier the service issues (nodes, users, sessions, actions) is an upper-case UUID. */
+export const uuidSchema = z
+  .string()
+  .check(z.regex(UUID, 'must be a UUID (e.g. 0F8FAD5B-D9CB-469F-A165-70867728950E)'), z.toUpperCase());

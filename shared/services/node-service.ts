@@ -3,12 +3,11 @@
  * write goes through the one write path; rules come from the node-type catalogue.
  */
 
+import { findEdges } from '#shared/data/edge-repository.ts';
 import { findLiveChildIds, findNode, findNodes } from '#shared/data/node-repository.ts';
 import {
-  commitBytes,
-  commitItemCount,
+  commitBatches,
   commitNodeWrites,
-  fitsOneCommit,
   leaseForDelete,
   type NodeWrite,
   NodeWriteConflict,
@@ -229,7 +228,7 @@ async function liveNodeForWrite(
 }
 
 /** The next state of a node after a write by `caller` (a published node starts its next draft). */
-function nextVersionOf(node: Node, caller: Caller, at: string): Node {
+export function nextVersionOf(node: Node, caller: Caller, at: string): Node {
   return {
     ...node,
     nodeVersionId: newId(),
@@ -323,8 +322,62 @@ async function collectSubtree(root: Node, at: string): Promise<Node[]> {
   return subtree;
 }
 
+/** One step of a delete: a node's soft delete (its writes kept in one commit), or an edge's removal. */
+interface DeletionStep {
+  deleted?: Node;
+  writes: NodeWrite[];
+}
+
+/**
+ * The edges a subtree delete removes, by the node they go with: all of a deleted process's, and those
+ * touching a deleted task of a process that stays.
+ */
+async function edgeRemovalsFor(subtree: Node[]): Promise<Map<string, NodeWrite[]>> {
+  const inSubtree = new Set(subtree.map((node) => node.nodeId));
+  const removals = new Map<string, NodeWrite[]>();
+  const processes = subtree.filter((node) => node.nodeType === 'PROCESS');
+  const tasksOfKeptProcesses = subtree.filter(
+    (node) => node.nodeType === 'TASK' && node.parentId && !inSubtree.has(node.parentId),
+  );
+  const processIds = [
+    ...new Set([...processes.map((p) => p.nodeId), ...tasksOfKeptProcesses.map((t) => t.parentId as string)]),
+  ];
+  const edgesByProcess = new Map(
+    await Promise.all(processIds.map(async (id) => [id, await findEdges(id)] as const)),
+  );
+  // An edge between two deleted tasks goes with the first of them, once.
+  const claimed = new Set<string>();
+  const remove = (nodeId: string, processId: string, edgeIds: string[]) => {
+    const unclaimed = edgeIds.filter((edgeId) => !claimed.has(edgeId));
+    for (const edgeId of unclaimed) claimed.add(edgeId);
+    removals.set(nodeId, [
+      ...(removals.get(nodeId) ?? []),
+      ...unclaimed.map((edgeId): NodeWrite => ({ kind: 'deleteEdge', processId, edgeId })),
+    ]);
+  };
+  for (const process of processes) {
+    remove(
+      process.nodeId,
+      process.nodeId,
+      (edgesByProcess.get(process.nodeId) ?? []).map((e) => e.edgeId),
+    );
+  }
+  for (const task of tasksOfKeptProcesses) {
+    const processId = task.parentId as string;
+    const touching = (edgesByProcess.get(processId) ?? []).filter(
+      (edge) => edge.sourceNodeId === task.nodeId || edge.targetNodeId === task.nodeId,
+    );
+    remove(
+      task.nodeId,
+      processId,
+      touching.map((edge) => edge.edgeId),
+    );
+  }
+  return removals;
+}
+
 /** Writes of one node's soft delete, kept together in one commit. */
-function deletionWrites(node: Node, caller: Caller, at: string): { deleted: Node; writes: NodeWrite[] } {
+function deletionWrites(node: Node, caller: Caller, at: string): DeletionStep & { deleted: Node } {
   const deleted: Node = { ...nextVersionOf(node, caller, at), nodeStatus: node.nodeStatus, deleted: true };
   const writes: NodeWrite[] = [{ kind: 'replace', node: deleted, expectedNodeVersionId: node.nodeVersionId }];
   if (node.publishedNodeVersionId)
@@ -360,15 +413,23 @@ export async function deleteNode(
     }
     const at = timestamp();
     try {
-      const plan = (await collectSubtree(root, at)).map((node) => deletionWrites(node, caller, at));
-      for await (const batch of commitBatches([...plan].reverse())) {
-        // The root goes last: its commit completes the request.
-        const completesRequest = batch.some((entry) => entry.deleted.nodeId === root.nodeId);
+      const subtree = await collectSubtree(root, at);
+      const edgeRemovals = await edgeRemovalsFor(subtree);
+      // Deepest first, each node after the removal of its edges; the root goes last.
+      const plan = [...subtree]
+        .reverse()
+        .flatMap((node): DeletionStep[] => [
+          ...(edgeRemovals.get(node.nodeId) ?? []).map((write) => ({ writes: [write] })),
+          deletionWrites(node, caller, at),
+        ]);
+      for await (const batch of commitBatches(plan)) {
+        // The root's commit completes the request.
+        const completesRequest = batch.some((entry) => entry.deleted?.nodeId === root.nodeId);
         await commitNodeWrites(
           batch.flatMap((entry) => entry.writes),
           { completesRequest },
         );
-        for (const entry of batch) deleted.set(entry.deleted.nodeId, entry.deleted);
+        for (const entry of batch) if (entry.deleted) deleted.set(entry.deleted.nodeId, entry.deleted);
       }
       // The root has the fewest ancestors: it comes first, then the subtree level by level.
       return [...deleted.values()].sort((a, b) => a.ancestorIds.length - b.ancestorIds.length);
@@ -376,31 +437,4 @@ export async function deleteNode(
       if (!(error instanceof NodeWriteConflict) || attempt === DELETE_ATTEMPTS) throw error;
     }
   }
-}
-
-/**
- * Groups of writes in as few commits as DynamoDB's limits allow, a group never split. Items are counted
- * exactly (the counts items nodes of one batch share, once); bytes are each group's, added up.
- */
-async function* commitBatches<G extends NodeWrite[] | { writes: NodeWrite[] }>(
-  groups: G[],
-): AsyncGenerator<G[]> {
-  const writesOf = (group: G) => (Array.isArray(group) ? group : group.writes);
-  let batch: G[] = [];
-  let bytes = 0;
-  for (const group of groups) {
-    const groupBytes = commitBytes(writesOf(group));
-    const together = {
-      items: commitItemCount([...batch, group].flatMap(writesOf)),
-      bytes: bytes + groupBytes,
-    };
-    if (batch.length > 0 && !fitsOneCommit(together)) {
-      yield batch;
-      batch = [];
-      bytes = 0;
-    }
-    batch.push(group);
-    bytes += groupBytes;
-  }
-  if (batch.length > 0) yield batch;
 }

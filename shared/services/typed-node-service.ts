@@ -10,6 +10,7 @@ import { type TypedElement, toTypedElement } from '#shared/domain/node-elements.
 import { kindOf } from '#shared/domain/node-types.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { getNode } from './node-service.ts';
+import { diagramOf, edgeView } from './process-diagram-service.ts';
 
 const byCreation = (a: Node, b: Node) =>
   a.creationDate.localeCompare(b.creationDate) || a.nodeId.localeCompare(b.nodeId);
@@ -34,5 +35,10 @@ export async function getTypedNode(
       children.filter((c) => c.nodeType === list.nodeType).sort(byCreation),
     ]),
   );
+  if (node.nodeType === 'PROCESS') {
+    // Its diagram: the tasks in sequence, and the edges between live tasks.
+    const { tasks, edges } = await diagramOf(node.nodeId, listed.tasks ?? []);
+    return toTypedElement(node, parent, { ...listed, tasks }, { edges: edges.map(edgeView) });
+  }
   return toTypedElement(node, parent, listed);
 }

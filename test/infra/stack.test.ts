@@ -74,7 +74,8 @@ describe('least privilege', () => {
   it('grants no wildcard resources and no wildcard actions', () => {
     for (const [, policy] of policies()) {
       for (const statement of policy.Properties.PolicyDocument.Statement) {
-        expect(JSON.stringify(statement.Resource)).not.toMatch(/"\*"|\/\*"/);
+        // No "*", and no "<arn>/*" (a whole bucket); a named key prefix ("<arn>/bpmn/*") is allowed.
+        expect(JSON.stringify(statement.Resource)).not.toMatch(/"\*"|"\/\*"/);
         for (const action of actions(statement)) expect(action).not.toMatch(/\*$/);
       }
     }
@@ -108,6 +109,21 @@ describe('least privilege', () => {
         .flatMap(actions)
         .filter((a: string) => a.startsWith('dynamodb:')),
     ).toEqual([]);
+  });
+
+  it('grants object actions only under the key prefix an operation names, and no bucket access otherwise', () => {
+    const s3Statements = (role: string) =>
+      statementsOf(role).filter((s) => actions(s).some((a: string) => a.startsWith('s3:')));
+    const grants = (role: string) =>
+      s3Statements(role).map((s) => ({ actions: actions(s).sort(), resource: JSON.stringify(s.Resource) }));
+    expect(grants('ExportBpmnRole')).toEqual([
+      { actions: ['s3:GetObject'], resource: expect.stringContaining('"/bpmn/*"') },
+    ]);
+    expect(grants('ImportBpmnRole')).toEqual([
+      { actions: ['s3:DeleteObject', 's3:PutObject'], resource: expect.stringContaining('"/bpmn/*"') },
+    ]);
+    for (const role of ['GetNodeRole', 'CreateNodeRole', 'DeleteNodeRole', 'AddProcessNodesRole'])
+      expect(s3Statements(role)).toEqual([]);
   });
 });
 

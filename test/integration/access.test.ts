@@ -35,6 +35,8 @@ interface Call {
   body?: unknown;
   /** Use this token instead of the persona's own (e.g. a fresh one that may be spent). */
   token?: string;
+  /** A body that is not JSON (a BPMN file), with its media type. */
+  raw?: { body: string; contentType: string };
 }
 
 type Expected = Record<Persona, number>;
@@ -260,6 +262,97 @@ for (const typed of TYPED_LISTS) {
   };
 }
 
+/** A new process in environment A with `tasks` tasks in a chain (created by the system administrator). */
+async function freshProcess(tasks = 0): Promise<{ processId: string; taskIds: string[]; edgeIds: string[] }> {
+  const processId = (await createOfType(api, admin(), world.envA, 'PROCESS')).nodeId;
+  if (tasks === 0) return { processId, taskIds: [], edgeIds: [] };
+  const added = await api.call('POST', `/api/v1/process/nodes?process=${processId}`, {
+    token: admin(),
+    body: taskNodes(tasks),
+  });
+  const diagram = await api.call('GET', `/api/v1/process/processes/${processId}`, { token: admin() });
+  return {
+    processId,
+    taskIds: added.body.map((t: { nodeId: string }) => t.nodeId),
+    edgeIds: diagram.body.edges.map((e: { edgeId: string }) => e.edgeId),
+  };
+}
+
+const PORT = { x: 0, y: 0 };
+const taskNodes = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    '@type': 'TaskNode',
+    nodeType: 'TASK',
+    name: `Task ${i}`,
+    sequenceNumber: i,
+    topLeftX: i * 150,
+    topLeftY: 0,
+    width: 100,
+    height: 80,
+    editId: `t${i}`,
+    ...(i > 0
+      ? {
+          edges: [
+            {
+              sourceNodeId: `t${i - 1}`,
+              sourcePortPoint: PORT,
+              targetNodeId: `t${i}`,
+              targetPortPoint: PORT,
+            },
+          ],
+        }
+      : {}),
+  }));
+const EDITORS = expect6(401, 403, 200, 404, 200, 200);
+
+MATRIX['POST /api/v1/process/nodes'] = {
+  expected: EDITORS,
+  call: async () => ({
+    method: 'POST',
+    path: `/api/v1/process/nodes?process=${(await freshProcess()).processId}`,
+    body: taskNodes(2),
+  }),
+};
+MATRIX['POST /api/v1/process/processes/{processId}/edges'] = {
+  expected: EDITORS,
+  call: async () => {
+    const { processId, taskIds } = await freshProcess(2);
+    return {
+      method: 'POST',
+      path: `/api/v1/process/processes/${processId}/edges`,
+      body: [
+        { sourceNodeId: taskIds[1], sourcePortPoint: PORT, targetNodeId: taskIds[0], targetPortPoint: PORT },
+      ],
+    };
+  },
+};
+MATRIX['DELETE /api/v1/process/processes/{processId}/edges/{edgeId}'] = {
+  expected: expect6(401, 403, 204, 404, 204, 204),
+  call: async () => {
+    const { processId, edgeIds } = await freshProcess(2);
+    return { method: 'DELETE', path: `/api/v1/process/processes/${processId}/edges/${edgeIds[0]}` };
+  },
+};
+MATRIX['GET /api/v1/process/processes/{processId}/bpmn'] = {
+  expected: expect6(401, 200, 200, 404, 200, 200),
+  call: async () => ({
+    method: 'GET',
+    path: `/api/v1/process/processes/${(await freshProcess(2)).processId}/bpmn`,
+  }),
+};
+MATRIX['POST /api/v1/process/processes/{processId}/bpmn'] = {
+  expected: EDITORS,
+  call: async () => {
+    const { processId } = await freshProcess(2);
+    const exported = await api.call('GET', `/api/v1/process/processes/${processId}/bpmn`, { token: admin() });
+    return {
+      method: 'POST',
+      path: `/api/v1/process/processes/${(await freshProcess()).processId}/bpmn`,
+      raw: { body: exported.text, contentType: 'application/xml' },
+    };
+  },
+};
+
 for (const typed of TYPED_RETRIEVES) {
   MATRIX[`GET /api/v1${typed.path}`] = {
     expected: expect6(401, 200, 200, 404, 200, 200),
@@ -287,6 +380,7 @@ describe('access matrix', () => {
         const response = await api.call(call.method, call.path, {
           token,
           ...(call.body !== undefined ? { body: call.body } : {}),
+          ...(call.raw ? { rawBody: call.raw.body, headers: { 'content-type': call.raw.contentType } } : {}),
         });
         seen[persona] = response.status;
       }

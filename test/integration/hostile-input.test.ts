@@ -77,9 +77,16 @@ describe('paths are taken literally, as API Gateway takes them', () => {
     const routes = ROUTES.filter((route) => /\{\w+\}/.test(route.path) && !route.path.includes('swagger'));
     for (const route of routes) {
       const path = route.path.replace(/\{(\w+)\}/g, 'not-an-id');
+      const { request } = route.operation;
+      const mediaType =
+        ('bodyFormat' in request ? request.bodyFormat.mediaType : undefined) ?? 'application/json';
       const response = await api.call(route.method, path, {
         token,
-        ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body: {} }),
+        ...(route.method === 'GET' || route.method === 'DELETE'
+          ? {}
+          : mediaType === 'application/json'
+            ? { body: {} }
+            : { rawBody: '<definitions/>', headers: { 'content-type': mediaType } }),
       });
       expectProblem(response, 400);
       expect(response.body.errors.some((e: { in: string }) => e.in === 'path')).toBe(true);

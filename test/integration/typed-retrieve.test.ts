@@ -54,7 +54,10 @@ describe('per-type retrieve', () => {
     });
     const proc = await api.call('GET', `/api/v1/process/processes/${process.nodeId}`, { token });
     expect(proc.body).toMatchObject({ '@type': 'Process', edges: [] });
-    expect(proc.body.tasks).toEqual([task]);
+    // A task in the diagram is the task as retrieved, with its place in the diagram (defaults when not given).
+    expect(proc.body.tasks).toEqual([
+      { ...task, sequenceNumber: 0, topLeftX: 0, topLeftY: 0, width: 100, height: 80, bpmnKind: null },
+    ]);
 
     const attribute = await createOfType(api, token, environmentId, 'ATTRIBUTE');
     const detail = await api.call('GET', `/api/v1/items/${attribute.nodeId}?detail=true`, { token });

@@ -5,11 +5,13 @@ import * as auth from './auth.ts';
 import * as grants from './grants.ts';
 import * as lists from './lists.ts';
 import * as nodes from './nodes.ts';
+import * as process from './process.ts';
 import * as service from './service.ts';
 
 export const OPERATION_LIST = [
   ...Object.values(auth),
   ...Object.values(nodes),
+  ...Object.values(process),
   ...Object.values(lists),
   ...Object.values(admin),
   ...Object.values(grants),

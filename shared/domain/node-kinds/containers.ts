@@ -1,24 +1,19 @@
 /**
- * Types whose per-type retrieve lists their children (PROCESS: its tasks and the edges between them;
+ * Types whose per-type retrieve lists their children (PROCESS: its diagram, tasks and the edges between them;
  * ENTITY: its attributes), and ENVIRONMENT, which knows where each facet keeps its items.
  */
 import * as z from 'zod/mini';
+import { edgeSchema } from '../process-diagram.ts';
 import { defineKind } from './kind.ts';
 
-const pointSchema = z.strictObject({ x: z.int(), y: z.int() });
-export const edgeSchema = z.strictObject({
-  sourceNodeId: z.string(),
-  sourcePortPoint: pointSchema,
-  targetNodeId: z.string(),
-  targetPortPoint: pointSchema,
-});
-
 export const PROCESS = defineKind({
-  stored: z.object({}),
-  // Tasks are placed on the diagram with the add-nodes operation; until then a process has no edges.
+  stored: z.object({
+    /** The BPMN file it was imported from (bucket key), kept to give back what the import received. */
+    bpmnTemplateKey: z._default(z.nullable(z.string()), null),
+  }),
+  // The per-type retrieve shows the diagram: the tasks with their geometry, and the edges between them.
   viewShape: { edges: z.optional(z.array(edgeSchema)) },
-  view: () => ({ edges: [] }),
-  childLists: [{ field: 'tasks', nodeType: 'TASK', element: 'base' }],
+  childLists: [{ field: 'tasks', nodeType: 'TASK', element: 'withFields' }],
 });
 
 export const ENTITY = defineKind({

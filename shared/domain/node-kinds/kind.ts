@@ -14,8 +14,8 @@ type Shape = Record<string, z.ZodMiniType>;
 export interface ChildList {
   field: string;
   nodeType: string;
-  /** Each child as a BaseElement, or as a NameElement. */
-  element: 'base' | 'name';
+  /** Each child as a BaseElement, as a BaseElement with its own kind's fields, or as a NameElement. */
+  element: 'base' | 'withFields' | 'name';
 }
 
 export interface NodeKind {

@@ -1,0 +1,17 @@
+import { exportBpmn } from '#shared/api/operations/process.ts';
+import { handle } from '#shared/http/operation.ts';
+import { exportProcessBpmn } from '#shared/services/bpmn-service.ts';
+
+/** GET /api/v1/process/processes/{processId}/bpmn: the process as a BPMN 2.0 file. */
+export const handler = handle(exportBpmn, async ({ caller, path }) => {
+  const { xml, fileName } = await exportProcessBpmn(caller, path.processId);
+  return {
+    statusCode: 200,
+    headers: {
+      'content-type': 'application/xml; charset=utf-8',
+      'content-disposition': `attachment; filename="${fileName.replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+      'cache-control': 'no-cache, no-transform, private',
+    },
+    body: xml,
+  };
+});

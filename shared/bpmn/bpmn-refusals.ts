@@ -1,0 +1,26 @@
+/**
+ * Why an uploaded BPMN file is refused, as validation errors on the body (`$`), so the client learns which
+ * rule the file breaks rather than getting a server error.
+ */
+import { bodyError, ValidationError } from '#shared/domain/errors.ts';
+
+export type BpmnRule = 'xml_doctype' | 'bpmn' | 'bpmn_process';
+
+export function bpmnRefusal(rule: BpmnRule, message: string): ValidationError {
+  return new ValidationError([bodyError('$', rule, message)]);
+}
+
+// A DOCTYPE can declare entities that expand without bound or read local files (XXE); BPMN never needs one.
+const DECLARATION = /<!DOCTYPE|<!ENTITY/i;
+
+export function refuseDeclarations(xml: string): void {
+  if (DECLARATION.test(xml)) {
+    throw bpmnRefusal('xml_doctype', 'DOCTYPE and entity declarations are not accepted in a BPMN file');
+  }
+}
+
+/** The parser's complaint on one line: its messages carry tabs and line breaks meant for a console. */
+export function parserComplaint(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\s+/g, ' ').trim() || 'unknown parser error';
+}

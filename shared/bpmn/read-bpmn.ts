@@ -1,0 +1,114 @@
+/**
+ * BPMN 2.0 in: the tasks directly in the file's processes and the sequence flows between them become the
+ * process's TASK nodes and edges; everything else stays in the file, which is kept as the template that
+ * writeBpmn gives back, and is listed in the report.
+ */
+import { ValidationError } from '#shared/domain/errors.ts';
+import { bpmnRefusal, parserComplaint, refuseDeclarations } from './bpmn-refusals.ts';
+import type { ImportedDiagram, ImportedEdge, ImportedTask, Point, ReportedElement } from './diagram.ts';
+import { type DiagramIndex, indexDiagram } from './diagram-index.ts';
+import { boxOf, centreOf, pointOf, SHAPELESS_BOX } from './geometry.ts';
+import { type ParsedDefinitions, parseDefinitions } from './moddle.ts';
+import type { ModdleElement } from './moddle-elements.ts';
+import { reportKeptElements, reportWarnings } from './report-elements.ts';
+import { importedTaskName } from './task-types.ts';
+
+function importTasks(index: DiagramIndex, report: ReportedElement[]): ImportedTask[] {
+  return [...index.tasks.values()].map(({ element }, at) => {
+    const shape = index.shapes.get(element);
+    if (!shape) {
+      report.push({
+        type: element.$type,
+        id: element.id ?? null,
+        name: element.name ?? null,
+        kept: true,
+        reason: `imported, but the diagram has no shape for it: placed at 0,0 with size ${SHAPELESS_BOX.width}×${SHAPELESS_BOX.height}`,
+      });
+    }
+    return {
+      bpmnElementId: element.id ?? '',
+      bpmnKind: element.$type,
+      name: importedTaskName(element),
+      sequenceNumber: at + 1,
+      ...(shape?.bounds ? boxOf(shape.bounds) : SHAPELESS_BOX),
+    };
+  });
+}
+
+/** Where a flow leaves and enters: its drawn ends, or the centres of its tasks when it is not drawn. */
+function importedPorts(
+  flow: ModdleElement,
+  source: ModdleElement,
+  target: ModdleElement,
+  index: DiagramIndex,
+): [Point, Point] {
+  const waypoints = index.edges.get(flow)?.waypoint ?? [];
+  const first = waypoints[0];
+  const last = waypoints[waypoints.length - 1];
+  if (waypoints.length >= 2 && first && last) return [pointOf(first), pointOf(last)];
+  const centre = (task: ModdleElement) => {
+    const bounds = index.shapes.get(task)?.bounds;
+    return centreOf(bounds ? boxOf(bounds) : SHAPELESS_BOX);
+  };
+  return [centre(source), centre(target)];
+}
+
+function importEdges(index: DiagramIndex): ImportedEdge[] {
+  return [...index.taskFlows.values()].map(({ flow }) => {
+    // The index only holds flows whose both ends are tasks with ids.
+    const source = flow.sourceRef as ModdleElement;
+    const target = flow.targetRef as ModdleElement;
+    const [sourcePortPoint, targetPortPoint] = importedPorts(flow, source, target, index);
+    return {
+      bpmnElementId: flow.id ?? '',
+      sourceElementId: source.id ?? '',
+      targetElementId: target.id ?? '',
+      sourcePortPoint,
+      targetPortPoint,
+    };
+  });
+}
+
+async function parseOrRefuse(xml: string): Promise<ParsedDefinitions> {
+  try {
+    return await parseDefinitions(xml);
+  } catch (error) {
+    throw bpmnRefusal('bpmn', `is not a BPMN 2.0 file the parser can read: ${parserComplaint(error)}`);
+  }
+}
+
+async function importDiagram(xml: string): Promise<ImportedDiagram> {
+  refuseDeclarations(xml);
+  const { definitions, warnings } = await parseOrRefuse(xml);
+  const index = indexDiagram(definitions);
+  if (index.processes.length === 0) {
+    throw bpmnRefusal(
+      'bpmn_process',
+      'contains no BPMN process (bpmn:process), so there are no tasks to import',
+    );
+  }
+  const report: ReportedElement[] = [];
+  const tasks = importTasks(index, report);
+  const edges = importEdges(index);
+  const imported = new Set<ModdleElement>([
+    ...[...index.tasks.values()].map((entry) => entry.element),
+    ...[...index.taskFlows.values()].map((entry) => entry.flow),
+  ]);
+  report.push(...reportKeptElements(definitions, index, imported), ...reportWarnings(warnings));
+  return { tasks, edges, report, template: xml };
+}
+
+/**
+ * Reads a BPMN 2.0 file. Refuses, as a ValidationError on `$`, a file with a DOCTYPE or entity declaration
+ * (rule xml_doctype), one that is not well-formed XML or not BPMN 2.0 definitions (rule bpmn), and one
+ * without a process (rule bpmn_process).
+ */
+export async function readBpmn(xml: string): Promise<ImportedDiagram> {
+  try {
+    return await importDiagram(xml);
+  } catch (error) {
+    if (error instanceof ValidationError) throw error;
+    // Whatever else a hostile or broken file makes fail is still a file we cannot read, not a server fault.
+    throw bpmnRefusal('bpmn', `is not a BPMN 2.0 file that can be imported: ${parserComplaint(error)}`);
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * BPMN 2.0 in and out of a process. An import makes the file's tasks the process's tasks and its flows
+ * between tasks the edges; the file itself is kept with the process, so an export gives back every other
+ * element it held (events, gateways, lanes, pools, ...) with the diagram changes made since.
+ */
+import type { DiagramEdge, DiagramTask, ImportedDiagram, ReportedElement } from '#shared/bpmn/diagram.ts';
+import { readBpmn } from '#shared/bpmn/read-bpmn.ts';
+import { writeBpmn } from '#shared/bpmn/write-bpmn.ts';
+import { discardBpmnTemplate, readBpmnTemplate, saveBpmnTemplate } from '#shared/data/bpmn-templates.ts';
+import { findLiveChildren } from '#shared/data/node-repository.ts';
+import type { NodeWrite } from '#shared/data/node-write-path.ts';
+import type { BpmnImport } from '#shared/domain/bpmn-import.ts';
+import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
+import { type Node, newId, timestamp, toBaseElement } from '#shared/domain/node.ts';
+import { taskFieldsOf } from '#shared/domain/node-kinds/task.ts';
+import { LIMITS } from '#shared/domain/node-payloads.ts';
+import type { StoredEdge } from '#shared/domain/process-diagram.ts';
+import type { Caller } from '#shared/domain/user.ts';
+import { getNode } from './node-service.ts';
+import { commitToProcess } from './process-changes.ts';
+import { diagramOf, edgeView, newTask, processForChange } from './process-diagram-service.ts';
+
+const tasksOf = async (processId: string) =>
+  (await findLiveChildren(processId)).filter((child) => child.nodeType === 'TASK');
+
+/** The process as a BPMN 2.0 file, and a file name for it. */
+export async function exportProcessBpmn(
+  caller: Caller,
+  processId: string,
+): Promise<{ xml: string; fileName: string }> {
+  const process = await getNode(caller, processId, true);
+  if (process.nodeType !== 'PROCESS')
+    throw new NotFoundError('NODE_NOT_FOUND', `No process with id ${processId}`);
+  const { tasks, edges } = await diagramOf(processId, await tasksOf(processId));
+  const templateKey = process.fields.bpmnTemplateKey;
+  const template = typeof templateKey === 'string' ? await readBpmnTemplate(templateKey) : null;
+  const xml = await writeBpmn(
+    template,
+    { nodeId: process.nodeId, name: process.name },
+    tasks.map(toDiagramTask),
+    edges.map(toDiagramEdge),
+  );
+  return { xml, fileName: `${process.name.replace(/[^\w .()-]+/g, '_').trim() || 'process'}.bpmn` };
+}
+
+function toDiagramTask(task: Node): DiagramTask {
+  const { bpmnKind, bpmnElementId, ...geometry } = taskFieldsOf(task.fields);
+  return {
+    nodeId: task.nodeId,
+    name: task.name,
+    ...geometry,
+    ...(bpmnKind ? { bpmnKind } : {}),
+    ...(bpmnElementId ? { bpmnElementId } : {}),
+  };
+}
+
+function toDiagramEdge({ bpmnElementId, ...edge }: StoredEdge): DiagramEdge {
+  return { ...edge, ...(bpmnElementId ? { bpmnElementId } : {}) };
+}
+
+/** Within the ranges the repository keeps (names, coordinates, sizes), said in the report when changed. */
+function withinRanges(imported: ImportedDiagram): { diagram: ImportedDiagram; adjusted: ReportedElement[] } {
+  const adjusted: ReportedElement[] = [];
+  const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
+  const tasks = imported.tasks.map((task) => {
+    const fitted = {
+      ...task,
+      name: task.name.slice(0, LIMITS.nameLength),
+      topLeftX: clamp(task.topLeftX, -1_000_000, 1_000_000),
+      topLeftY: clamp(task.topLeftY, -1_000_000, 1_000_000),
+      width: clamp(task.width, 1, 100_000),
+      height: clamp(task.height, 1, 100_000),
+    };
+    if (JSON.stringify(fitted) !== JSON.stringify(task)) {
+      adjusted.push({
+        type: task.bpmnKind,
+        id: task.bpmnElementId,
+        name: fitted.name,
+        kept: true,
+        reason: `imported with its name cut to ${LIMITS.nameLength} characters or its bounds brought within range`,
+      });
+    }
+    return fitted;
+  });
+  return { diagram: { ...imported, tasks }, adjusted };
+}
+
+/** Imports a BPMN file into a process that has no tasks yet. */
+export async function importProcessBpmn(caller: Caller, processId: string, xml: string): Promise<BpmnImport> {
+  const process = await processForChange(caller, processId);
+  const { diagram, adjusted } = withinRanges(await readBpmn(xml));
+  if ((await tasksOf(processId)).length > 0) {
+    throw new ConflictError(
+      'PROCESS_NOT_EMPTY',
+      'The process has tasks already; import into a process without tasks (or delete its tasks first)',
+    );
+  }
+  const at = timestamp();
+  const tasks = new Map(
+    diagram.tasks.map((task) => [
+      task.bpmnElementId,
+      newTask(
+        caller,
+        process,
+        task.name,
+        {
+          sequenceNumber: task.sequenceNumber,
+          topLeftX: task.topLeftX,
+          topLeftY: task.topLeftY,
+          width: task.width,
+          height: task.height,
+          bpmnKind: task.bpmnKind,
+          bpmnElementId: task.bpmnElementId,
+        },
+        at,
+      ),
+    ]),
+  );
+  const nodeIdOf = (elementId: string) => tasks.get(elementId)?.nodeId as string;
+  const edges: StoredEdge[] = diagram.edges.map((edge) => ({
+    edgeId: newId(),
+    sourceNodeId: nodeIdOf(edge.sourceElementId),
+    sourcePortPoint: edge.sourcePortPoint,
+    targetNodeId: nodeIdOf(edge.targetElementId),
+    targetPortPoint: edge.targetPortPoint,
+    bpmnElementId: edge.bpmnElementId,
+  }));
+  const bpmnTemplateKey = await saveBpmnTemplate(processId, diagram.template);
+  const committed = await commitToProcess(
+    caller,
+    process,
+    [
+      ...[...tasks.values()].map((node): NodeWrite => ({ kind: 'create', node })),
+      ...edges.map((edge): NodeWrite => ({ kind: 'putEdge', processId, edge })),
+    ],
+    { processFields: { bpmnTemplateKey }, onRace: 'fail' },
+  ).catch(async (error: unknown) => {
+    // Should a commit that reported failure have landed after all, the export finds no file and writes the
+    // diagram without what the import kept beyond tasks and flows: less, never wrong.
+    await discardBpmnTemplate(bpmnTemplateKey);
+    throw error;
+  });
+  return {
+    process: toBaseElement(committed),
+    tasks: [...tasks.values()].map(toBaseElement),
+    edges: edges.map(edgeView),
+    report: [...adjusted, ...diagram.report],
+  };
+}

@@ -1,0 +1,216 @@
+/**
+ * BPMN 2.0 in and out through the API: an export bpmn-moddle reads back as the diagram; export → import
+ * into a new process → export keeps tasks, flows and geometry; every MIWG reference model imports without a
+ * 5xx and comes back with its tasks, flows and shapes; bad files are a 4xx that writes nothing.
+ */
+import { BpmnModdle } from 'bpmn-moddle';
+import { describe, expect, it } from 'vitest';
+import { MIWG_REFERENCE, readReference, referenceFiles } from '../unit/bpmn/bpmn-test-support.ts';
+import { createOfType } from './helpers/library.ts';
+import { type ApiClient, withAdminSession } from './helpers/test-stack.ts';
+
+let api: ApiClient;
+let token: string;
+let environmentId: string;
+
+withAdminSession((session) => {
+  ({ api, token, environmentId } = session);
+});
+
+const newProcess = async (name: string) =>
+  (await createOfType(api, token, environmentId, 'PROCESS', name)).nodeId;
+const exportOf = (processId: string) =>
+  api.call('GET', `/api/v1/process/processes/${processId}/bpmn`, { token });
+const importInto = (processId: string, xml: string | Buffer, contentType = 'application/bpmn+xml') =>
+  api.call('POST', `/api/v1/process/processes/${processId}/bpmn`, {
+    token,
+    rawBody: xml,
+    headers: { 'content-type': contentType },
+  });
+const diagram = async (processId: string) =>
+  (await api.call('GET', `/api/v1/process/processes/${processId}`, { token })).body;
+
+interface Drawn {
+  tasks: Record<string, { name: string; bounds: string }>;
+  flows: Record<string, string>;
+  shapes: Record<string, string>;
+}
+
+/** What a file draws, read with bpmn-moddle directly: tasks (name, bounds), flows (ends), every shape's bounds. */
+async function drawnIn(xml: string): Promise<Drawn> {
+  const { rootElement } = await new BpmnModdle().fromXML(xml);
+  const definitions = rootElement as any;
+  const shapes: Record<string, string> = {};
+  for (const diagramElement of definitions.diagrams ?? []) {
+    for (const element of diagramElement.plane?.planeElement ?? []) {
+      if (element.$type === 'bpmndi:BPMNShape' && element.bpmnElement) {
+        const { x, y, width, height } = element.bounds;
+        shapes[element.bpmnElement.id] = `${x},${y},${width},${height}`;
+      }
+    }
+  }
+  const tasks: Drawn['tasks'] = {};
+  const flows: Drawn['flows'] = {};
+  for (const root of definitions.rootElements ?? []) {
+    if (root.$type !== 'bpmn:Process') continue;
+    for (const element of root.flowElements ?? []) {
+      if (/Task$/.test(element.$type)) {
+        tasks[element.id] = { name: element.name ?? '', bounds: shapes[element.id] ?? 'none' };
+      }
+      if (element.$type === 'bpmn:SequenceFlow')
+        flows[element.id] = `${element.sourceRef?.id}->${element.targetRef?.id}`;
+    }
+  }
+  return { tasks, flows, shapes };
+}
+
+const chain = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    '@type': 'TaskNode',
+    nodeType: 'TASK',
+    name: `Step ${i + 1}`,
+    sequenceNumber: i + 1,
+    topLeftX: 100 + i * 160,
+    topLeftY: 100,
+    width: 100,
+    height: 80,
+    editId: `s${i}`,
+    ...(i + 1 < count
+      ? {
+          edges: [
+            {
+              sourceNodeId: `s${i}`,
+              sourcePortPoint: { x: 200 + i * 160, y: 140 },
+              targetNodeId: `s${i + 1}`,
+              targetPortPoint: { x: 260 + i * 160, y: 140 },
+            },
+          ],
+        }
+      : {}),
+  }));
+
+describe('export', () => {
+  it('writes the tasks, edges and geometry as BPMN 2.0 with diagram interchange', async () => {
+    const processId = await newProcess('Exported');
+    await api.call('POST', `/api/v1/process/nodes?process=${processId}`, { token, body: chain(3) });
+    const exported = await exportOf(processId);
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-type')).toContain('application/xml');
+    expect(exported.headers.get('content-disposition')).toContain('Exported.bpmn');
+    const drawn = await drawnIn(exported.text);
+    expect(Object.values(drawn.tasks)).toEqual([
+      { name: 'Step 1', bounds: '100,100,100,80' },
+      { name: 'Step 2', bounds: '260,100,100,80' },
+      { name: 'Step 3', bounds: '420,100,100,80' },
+    ]);
+    expect(Object.keys(drawn.flows)).toHaveLength(2);
+    expect((await exportOf('0F8FAD5B-D9CB-469F-A165-70867728950E')).status).toBe(404);
+  });
+
+  it('round trip: export, import into a new process, export again gives the same tasks, flows and geometry', async () => {
+    const source = await newProcess('Round trip');
+    await api.call('POST', `/api/v1/process/nodes?process=${source}`, { token, body: chain(5) });
+    const first = (await exportOf(source)).text;
+    const copy = await newProcess('Round trip copy');
+    const imported = await importInto(copy, first);
+    expect(imported.status).toBe(200);
+    expect(imported.body.tasks).toHaveLength(5);
+    expect(imported.body.edges).toHaveLength(4);
+    expect(imported.body.process.version).toBe('0.0002');
+    const second = (await exportOf(copy)).text;
+    expect(await drawnIn(second)).toEqual(await drawnIn(first));
+    const read = await diagram(copy);
+    expect(read.tasks.map((t: { name: string }) => t.name)).toEqual([
+      'Step 1',
+      'Step 2',
+      'Step 3',
+      'Step 4',
+      'Step 5',
+    ]);
+    expect(read.edges).toHaveLength(4);
+  });
+
+  it('after an import, changes made through the API show in the export; kept elements stay', async () => {
+    const processId = await newProcess('A.2.0 edited');
+    const imported = await importInto(processId, readReference('A.2.0.bpmn'));
+    expect(imported.status).toBe(200);
+    expect(imported.body.report).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'bpmn:ExclusiveGateway', kept: true })]),
+    );
+    const [renamed, removed] = imported.body.tasks;
+    const current = await api.call('GET', `/api/v1/items/${renamed.nodeId}?detail=true`, { token });
+    await api.call('PUT', `/api/v1/items/${renamed.nodeId}`, {
+      token,
+      body: { ...current.body, '@type': 'TaskNode', name: 'Renamed here', topLeftX: 5000 },
+    });
+    await api.call('DELETE', `/api/v1/items/${removed.nodeId}`, { token });
+    const before = await drawnIn(readReference('A.2.0.bpmn'));
+    const after = await drawnIn((await exportOf(processId)).text);
+    const renamedTask = Object.values(after.tasks).find((t) => t.name === 'Renamed here');
+    expect(renamedTask?.bounds.startsWith('5000,')).toBe(true);
+    expect(Object.keys(after.tasks)).toHaveLength(Object.keys(before.tasks).length - 1);
+    // Gateways and events were kept with the process and come back.
+    const gatewayIds = Object.keys(before.shapes).filter((id) => /Gateway/i.test(id));
+    for (const id of gatewayIds) expect(after.shapes[id]).toBe(before.shapes[id]);
+  });
+});
+
+describe('the MIWG reference models', () => {
+  it.each(referenceFiles())('%s imports, and exports its tasks, flows and shapes unchanged', async (file) => {
+    const processId = await newProcess(`MIWG ${file}`);
+    const xml = readReference(file);
+    const imported = await importInto(processId, xml);
+    expect(imported.status, imported.text.slice(0, 300)).toBe(200);
+    const exported = await exportOf(processId);
+    expect(exported.status).toBe(200);
+    const [before, after] = await Promise.all([drawnIn(xml), drawnIn(exported.text)]);
+    expect(after.tasks).toEqual(before.tasks);
+    expect(after.flows).toEqual(before.flows);
+    expect(after.shapes).toEqual(before.shapes);
+    expect(imported.body.tasks).toHaveLength(Object.keys(before.tasks).length);
+  });
+
+  it('reads them from the shared folder', () => {
+    expect(MIWG_REFERENCE).toMatch(/bpmn-miwg/);
+    expect(referenceFiles().length).toBeGreaterThanOrEqual(21);
+  });
+});
+
+describe('bad files', () => {
+  it('are a 4xx naming the rule, and write nothing', async () => {
+    const processId = await newProcess('Refusing');
+    const xxe =
+      '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]>' +
+      '<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL">&x;</bpmn:definitions>';
+    const cases: [string | Buffer, number, string | undefined, string?][] = [
+      [xxe, 400, 'xml_doctype'],
+      ['<not-closed', 400, 'bpmn'],
+      ['<svg xmlns="http://www.w3.org/2000/svg"/>', 400, 'bpmn'],
+      [
+        '<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" id="d" targetNamespace="x"/>',
+        400,
+        'bpmn_process',
+      ],
+      [Buffer.alloc(3 * 1024 * 1024 + 1, 32), 413, undefined],
+      ['<a/>', 415, undefined, 'application/json'],
+    ];
+    for (const [body, status, rule, contentType] of cases) {
+      const refused = await importInto(processId, body, contentType);
+      expect(refused.status, String(rule)).toBe(status);
+      expect(refused.headers.get('content-type')).toContain('application/problem+json');
+      if (rule) expect(refused.body.errors[0]).toMatchObject({ in: 'body', rule });
+    }
+    const read = await diagram(processId);
+    expect(read.tasks).toEqual([]);
+    expect(read.version).toBe('0.0001');
+  });
+
+  it('a process that has tasks already is a 409', async () => {
+    const processId = await newProcess('Not empty');
+    await api.call('POST', `/api/v1/process/nodes?process=${processId}`, { token, body: chain(1) });
+    const refused = await importInto(processId, readReference('A.1.0.bpmn'));
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('PROCESS_NOT_EMPTY');
+    expect((await diagram(processId)).tasks).toHaveLength(1);
+  });
+});

@@ -1,0 +1,436 @@
+/**
+ * A process's diagram (spec §2.3, §4.3): tasks added with their edges, all or nothing; the diagram read back;
+ * tasks as nodes through /items; edges added and removed; batches too large for one transaction never seen
+ * half-done; two clients adding tasks at once lose nothing.
+ */
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { createOfType } from './helpers/library.ts';
+import { createUser, grant, PASSWORD } from './helpers/personas.ts';
+import { type ApiClient, type TestStack, tableClient, withAdminSession } from './helpers/test-stack.ts';
+
+let ctx: TestStack;
+let api: ApiClient;
+let token: string;
+let environmentId: string;
+
+withAdminSession((session) => {
+  ({ ctx, api, token, environmentId } = session);
+});
+
+const newProcess = async (name = 'Order to cash') => createOfType(api, token, environmentId, 'PROCESS', name);
+
+interface TaskSpec {
+  editId: string;
+  name?: string;
+  sequenceNumber?: number;
+  edges?: { from?: string; to: string }[];
+}
+
+/** Task nodes of spec §2.3, laid out in a row; each edge goes from its task to `to`. */
+const taskNodes = (specs: TaskSpec[]) =>
+  specs.map((spec, i) => ({
+    '@type': 'TaskNode',
+    nodeType: 'TASK',
+    name: spec.name ?? `Task ${spec.editId}`,
+    sequenceNumber: spec.sequenceNumber ?? i + 1,
+    topLeftX: 100 + i * 150,
+    topLeftY: 80,
+    width: 100,
+    height: 80,
+    editId: spec.editId,
+    ...(spec.edges
+      ? {
+          edges: spec.edges.map((edge) => ({
+            sourceNodeId: edge.from ?? spec.editId,
+            sourcePortPoint: { x: 200 + i * 150, y: 120 },
+            targetNodeId: edge.to,
+            targetPortPoint: { x: 250 + i * 150, y: 120 },
+          })),
+        }
+      : {}),
+  }));
+
+const addNodes = (processId: string, body: unknown, as = token) =>
+  api.call('POST', `/api/v1/process/nodes?process=${processId}&draft=true`, { token: as, body });
+const diagram = async (processId: string) =>
+  (await api.call('GET', `/api/v1/process/processes/${processId}`, { token })).body;
+
+/** A chain of `count` tasks, each with an edge to the next. */
+const chain = (count: number, prefix = 't') =>
+  taskNodes(
+    Array.from({ length: count }, (_, i) => ({
+      editId: `${prefix}${i}`,
+      ...(i + 1 < count ? { edges: [{ to: `${prefix}${i + 1}` }] } : {}),
+    })),
+  );
+
+describe('adding task nodes (spec §4.3)', () => {
+  it('answers the tasks in request order, placed, and moves the process to its next version', async () => {
+    const process = await newProcess();
+    const added = await addNodes(
+      process.nodeId,
+      taskNodes([
+        { editId: 'e-check', name: 'Check order', edges: [{ to: 'e-ship' }] },
+        { editId: 'e-ship', name: 'Ship', edges: [{ to: 'e-bill' }] },
+        { editId: 'e-bill', name: 'Bill' },
+      ]),
+    );
+    expect(added.status).toBe(200);
+    expect(added.body.map((n: { editId: string }) => n.editId)).toEqual(['e-check', 'e-ship', 'e-bill']);
+    for (const node of added.body) {
+      expect(node).toMatchObject({
+        '@type': 'BaseElement',
+        nodeType: 'TASK',
+        nodeStatus: 'IN_PROGRESS',
+        version: '0.0002',
+        deleted: false,
+      });
+      expect(node.nodeId).toMatch(/^[0-9A-F-]{36}$/);
+    }
+    const [check, ship, bill] = added.body.map((n: { nodeId: string }) => n.nodeId);
+
+    const read = await diagram(process.nodeId);
+    expect(read.version).toBe('0.0002');
+    expect(read.nodeVersionId).not.toBe(process.nodeVersionId);
+    expect(read.tasks.map((t: { nodeId: string }) => t.nodeId)).toEqual([check, ship, bill]);
+    expect(read.tasks[1]).toMatchObject({
+      name: 'Ship',
+      sequenceNumber: 2,
+      topLeftX: 250,
+      topLeftY: 80,
+      width: 100,
+      height: 80,
+    });
+    expect(read.edges).toHaveLength(2);
+    expect(read.edges[0]).toMatchObject({
+      sourceNodeId: check,
+      targetNodeId: ship,
+      sourcePortPoint: { x: 200, y: 120 },
+      targetPortPoint: { x: 250, y: 120 },
+    });
+
+    // A later call connects new tasks to those already in the process, by nodeId.
+    const more = await addNodes(
+      process.nodeId,
+      taskNodes([{ editId: 'e-archive', sequenceNumber: 4, edges: [{ from: bill, to: 'e-archive' }] }]),
+    );
+    expect(more.status).toBe(200);
+    const after = await diagram(process.nodeId);
+    expect(after.version).toBe('0.0003');
+    expect(after.edges.map((e: { sourceNodeId: string }) => e.sourceNodeId)).toContain(bill);
+  });
+
+  it('tasks order by sequenceNumber, whatever the request order', async () => {
+    const process = await newProcess('Sequenced');
+    await addNodes(
+      process.nodeId,
+      taskNodes([
+        { editId: 'b', name: 'Second', sequenceNumber: 20 },
+        { editId: 'a', name: 'First', sequenceNumber: 10 },
+      ]),
+    );
+    expect((await diagram(process.nodeId)).tasks.map((t: { name: string }) => t.name)).toEqual([
+      'First',
+      'Second',
+    ]);
+  });
+});
+
+describe('all or nothing', () => {
+  it('refuses bad tasks and edges with a 400 naming each field, and creates nothing', async () => {
+    const process = await newProcess('Guarded');
+    const other = await newProcess('Elsewhere');
+    const [foreignTask] = (await addNodes(other.nodeId, taskNodes([{ editId: 'x' }]))).body;
+    const cases: [unknown, string, string][] = [
+      [taskNodes([{ editId: 'a' }, { editId: 'a' }]), '$[1].editId', 'unique'],
+      [
+        taskNodes([{ editId: 'a', edges: [{ to: 'nope' }] }]),
+        '$[0].edges[0].targetNodeId',
+        'task_of_process',
+      ],
+      [
+        taskNodes([{ editId: 'a', edges: [{ to: foreignTask.nodeId }] }]),
+        '$[0].edges[0].targetNodeId',
+        'task_of_process',
+      ],
+      [[{ ...taskNodes([{ editId: 'a' }])[0], topLeftX: 10.5 }], '$[0].topLeftX', 'invalid_type'],
+      [[{ ...taskNodes([{ editId: 'a' }])[0], width: 0 }], '$[0].width', 'too_small'],
+      [[{ ...taskNodes([{ editId: 'a' }])[0], sequenceNumber: '1' }], '$[0].sequenceNumber', 'invalid_type'],
+      [[], '$', 'too_small'],
+    ];
+    for (const [body, path, rule] of cases) {
+      const refused = await addNodes(process.nodeId, body);
+      expect(refused.status, JSON.stringify(body).slice(0, 120)).toBe(400);
+      expect(refused.headers.get('content-type')).toContain('application/problem+json');
+      expect(refused.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path, rule })]));
+    }
+    const unchanged = await diagram(process.nodeId);
+    expect(unchanged.version).toBe(process.version);
+    expect(unchanged.tasks).toEqual([]);
+  });
+
+  it('the target must be a process the caller can see (404) and edit (403)', async () => {
+    const process = await newProcess('Private');
+    const folder = await createOfType(api, token, environmentId, 'PROCESS_SET', 'Not a process');
+    const notProcess = await addNodes(folder.nodeId, taskNodes([{ editId: 'a' }]));
+    expect(notProcess.status).toBe(400);
+    expect(notProcess.body.errors[0]).toMatchObject({ in: 'query', path: '$.process' });
+    expect(
+      (await addNodes('0F8FAD5B-D9CB-469F-A165-70867728950E', taskNodes([{ editId: 'a' }]))).status,
+    ).toBe(404);
+
+    const readerId = await createUser(api, token, 'diagram-reader');
+    await grant(api, token, environmentId, readerId, 'READER');
+    const reader = await api.login('diagram-reader', PASSWORD);
+    const forbidden = await addNodes(process.nodeId, taskNodes([{ editId: 'a' }]), reader);
+    expect(forbidden.status).toBe(403);
+    const outsiderId = await createUser(api, token, 'diagram-outsider');
+    expect(outsiderId).toBeTruthy();
+    const outsider = await api.login('diagram-outsider', PASSWORD);
+    expect((await addNodes(process.nodeId, taskNodes([{ editId: 'a' }]), outsider)).status).toBe(404);
+    expect((await diagram(process.nodeId)).tasks).toEqual([]);
+  });
+});
+
+describe('tasks are nodes', () => {
+  it('are retrieved, updated and deleted through /items; deleting one removes its edges', async () => {
+    const process = await newProcess('Editable');
+    const [first, second, third] = (await addNodes(process.nodeId, chain(3))).body;
+    const retrieved = await api.call('GET', `/api/v1/items/${second.nodeId}?detail=true`, { token });
+    expect(retrieved.body).toMatchObject({ nodeType: 'TASK', sequenceNumber: 2, width: 100 });
+    const updated = await api.call('PUT', `/api/v1/items/${second.nodeId}`, {
+      token,
+      body: { ...retrieved.body, '@type': 'TaskNode', name: 'Renamed', topLeftX: 999, sequenceNumber: 7 },
+    });
+    expect(updated.status).toBe(200);
+    const moved = (await diagram(process.nodeId)).tasks.find(
+      (t: { nodeId: string }) => t.nodeId === second.nodeId,
+    );
+    expect(moved).toMatchObject({ name: 'Renamed', topLeftX: 999, sequenceNumber: 7 });
+    const badGeometry = await api.call('PUT', `/api/v1/items/${second.nodeId}`, {
+      token,
+      body: {
+        ...retrieved.body,
+        nodeVersionId: updated.body.nodeVersionId,
+        '@type': 'TaskNode',
+        height: 1.5,
+      },
+    });
+    expect(badGeometry.status).toBe(400);
+
+    const children = await api.call('GET', `/api/v1/list/${process.nodeId}`, { token });
+    expect(children.body.totalRecords).toBe(3);
+
+    const deleted = await api.call('DELETE', `/api/v1/items/${second.nodeId}`, { token });
+    expect(deleted.status).toBe(200);
+    const after = await diagram(process.nodeId);
+    expect(after.tasks.map((t: { nodeId: string }) => t.nodeId)).toEqual([first.nodeId, third.nodeId]);
+    expect(after.edges).toEqual([]);
+    expect((await api.call('GET', `/api/v1/list/${process.nodeId}`, { token })).body.totalRecords).toBe(2);
+    const { client, TableName } = tableClient(ctx.stack);
+    const edgeItems = await client.send(
+      new ScanCommand({
+        TableName,
+        FilterExpression: 'entity = :edge',
+        ExpressionAttributeValues: { ':edge': 'Edge' },
+      }),
+    );
+    expect((edgeItems.Items ?? []).filter((e) => e.PK === `NODE#${process.nodeId}`)).toEqual([]);
+  });
+
+  it('deleting the process deletes its tasks', async () => {
+    const process = await newProcess('Doomed');
+    const tasks = (await addNodes(process.nodeId, chain(3))).body;
+    const deleted = await api.call('DELETE', `/api/v1/items/${process.nodeId}`, { token });
+    expect(deleted.body.map((n: { nodeId: string }) => n.nodeId)).toEqual(
+      expect.arrayContaining([process.nodeId, ...tasks.map((t: { nodeId: string }) => t.nodeId)]),
+    );
+    for (const task of tasks) {
+      expect((await api.call('GET', `/api/v1/items/${task.nodeId}`, { token })).status).toBe(404);
+    }
+  });
+});
+
+describe('edges', () => {
+  it('are added and removed later, each change a new process version', async () => {
+    const process = await newProcess('Rewired');
+    const [a, b, c] = (await addNodes(process.nodeId, chain(3))).body;
+    const port = { x: 1, y: 2 };
+    const added = await api.call('POST', `/api/v1/process/processes/${process.nodeId}/edges`, {
+      token,
+      body: [
+        { sourceNodeId: a.nodeId, sourcePortPoint: port, targetNodeId: c.nodeId, targetPortPoint: port },
+      ],
+    });
+    expect(added.status).toBe(200);
+    expect(added.body[0]).toMatchObject({ sourceNodeId: a.nodeId, targetNodeId: c.nodeId });
+    expect((await diagram(process.nodeId)).version).toBe('0.0003');
+    expect((await diagram(process.nodeId)).edges).toHaveLength(3);
+
+    const removed = await api.call(
+      'DELETE',
+      `/api/v1/process/processes/${process.nodeId}/edges/${added.body[0].edgeId}`,
+      { token },
+    );
+    expect(removed.status).toBe(204);
+    const after = await diagram(process.nodeId);
+    expect(after.version).toBe('0.0004');
+    expect(after.edges.map((e: { edgeId: string }) => e.edgeId)).not.toContain(added.body[0].edgeId);
+    expect(
+      (
+        await api.call(
+          'DELETE',
+          `/api/v1/process/processes/${process.nodeId}/edges/${added.body[0].edgeId}`,
+          { token },
+        )
+      ).status,
+    ).toBe(404);
+
+    const other = await newProcess('Other');
+    const [foreign] = (await addNodes(other.nodeId, chain(1, 'f'))).body;
+    const refused = await api.call('POST', `/api/v1/process/processes/${process.nodeId}/edges`, {
+      token,
+      body: [
+        {
+          sourceNodeId: b.nodeId,
+          sourcePortPoint: port,
+          targetNodeId: foreign.nodeId,
+          targetPortPoint: port,
+        },
+      ],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([expect.objectContaining({ path: '$[0].targetNodeId' })]);
+    expect((await diagram(process.nodeId)).version).toBe('0.0004');
+  });
+});
+
+/** Every item a batch wrote that still carries its batch id, with the batch records. */
+async function batchLeftovers(processId: string) {
+  const { client, TableName } = tableClient(ctx.stack);
+  const items = (await client.send(new ScanCommand({ TableName }))).Items ?? [];
+  return items.filter(
+    (item) =>
+      (item.batchId && (item.parentId === processId || item.PK === `NODE#${processId}`)) ||
+      (item.entity === 'DiagramBatch' && item.PK === `NODE#${processId}`),
+  );
+}
+
+describe('more tasks than one transaction holds', () => {
+  it('adds 500 tasks with 499 edges in one call', async () => {
+    const process = await newProcess('Large');
+    const added = await addNodes(process.nodeId, chain(500));
+    expect(added.status).toBe(200);
+    expect(added.body).toHaveLength(500);
+    const read = await diagram(process.nodeId);
+    expect(read.tasks).toHaveLength(500);
+    expect(read.edges).toHaveLength(499);
+    expect(read.version).toBe('0.0002');
+    expect(
+      (await api.call('GET', `/api/v1/list/${process.nodeId}?pageSize=1`, { token })).body.totalRecords,
+    ).toBe(500);
+    expect((await api.call('GET', `/api/v1/items/${added.body[250].nodeId}`, { token })).status).toBe(200);
+  });
+
+  it('a batch that fails midway shows nothing, and leaves nothing behind', async () => {
+    const process = await newProcess('Interrupted');
+    // One staging commit (the one writing task t150) meets throttling on each of the SDK's three attempts,
+    // while the others go through: the request fails with a 503.
+    ctx.stack.dynamoDb.injectFault('TransactWriteItems', 'throttle', 3, (request) =>
+      request.includes('"Task t150"'),
+    );
+    const answer = await addNodes(process.nodeId, chain(300));
+    expect(answer.status).toBe(503);
+    const read = await diagram(process.nodeId);
+    expect(read.tasks).toEqual([]);
+    expect(read.edges).toEqual([]);
+    expect(read.version).toBe(process.version);
+    expect((await api.call('GET', `/api/v1/list/${process.nodeId}`, { token })).body.results).toEqual([]);
+    expect((await api.call('GET', `/api/v1/list/${process.nodeId}`, { token })).body.totalRecords).toBe(0);
+    // The request removed what it had staged before answering.
+    expect(await batchLeftovers(process.nodeId)).toEqual([]);
+  });
+
+  it('what a request that ended midway left behind is invisible, and swept by the next change', async () => {
+    const process = await newProcess('Abandoned');
+    // What a function that died after staging leaves: an open batch, a staged task and its link, an edge.
+    const batchId = '11111111-2222-4333-8444-555555555555';
+    const taskId = 'AAAAAAAA-BBBB-4CCC-8DDD-EEEEEEEEEEEE';
+    const startedAt = new Date(Date.now() - 120_000).toISOString();
+    await ctx.stack.run(async () => {
+      const { commitNodeWrites } = await import('#shared/data/node-write-path.ts');
+      const { newNode } = await import('#shared/domain/node.ts');
+      const staged = {
+        ...newNode(
+          { principalId: 'P', name: 'P' },
+          {
+            nodeId: taskId,
+            nodeType: 'TASK',
+            name: 'Ghost',
+            parentId: process.nodeId,
+            environmentId,
+            ancestorIds: [...(await diagramAncestors(process.nodeId)), process.nodeId],
+          },
+          startedAt,
+        ),
+        batchId,
+      };
+      await commitNodeWrites([{ kind: 'openBatch', processId: process.nodeId, batchId, at: startedAt }]);
+      await commitNodeWrites([
+        { kind: 'stage', node: staged },
+        {
+          kind: 'putEdge',
+          processId: process.nodeId,
+          edge: {
+            edgeId: 'EDGE0000-0000-4000-8000-000000000000',
+            sourceNodeId: taskId,
+            targetNodeId: taskId,
+            sourcePortPoint: { x: 0, y: 0 },
+            targetPortPoint: { x: 0, y: 0 },
+            bpmnElementId: null,
+            batchId,
+          },
+        },
+      ]);
+    });
+    expect((await api.call('GET', `/api/v1/items/${taskId}`, { token })).status).toBe(404);
+    expect((await diagram(process.nodeId)).tasks).toEqual([]);
+    expect((await diagram(process.nodeId)).edges).toEqual([]);
+    expect((await api.call('GET', `/api/v1/list/${process.nodeId}`, { token })).body.results).toEqual([]);
+    expect(await batchLeftovers(process.nodeId)).not.toEqual([]);
+
+    // The next large change to the process sweeps it away; its own batch stays, committed.
+    expect((await addNodes(process.nodeId, chain(120))).status).toBe(200);
+    const left = await batchLeftovers(process.nodeId);
+    expect(left.filter((item) => item.batchId === batchId)).toEqual([]);
+    expect(left.filter((item) => item.entity === 'DiagramBatch')).toEqual([
+      expect.objectContaining({ state: 'committed' }),
+    ]);
+    expect((await diagram(process.nodeId)).tasks).toHaveLength(120);
+  });
+});
+
+async function diagramAncestors(processId: string): Promise<string[]> {
+  const { client, TableName } = tableClient(ctx.stack);
+  const items = (await client.send(new ScanCommand({ TableName }))).Items ?? [];
+  const node = items.find((item) => item.PK === `NODE#${processId}` && item.SK === 'DRAFT');
+  return node?.ancestorIds as string[];
+}
+
+describe('two clients at once', () => {
+  it('adding tasks to one process at the same time loses nothing', async () => {
+    const process = await newProcess('Busy');
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => addNodes(process.nodeId, chain(3, `c${i}-`))),
+    );
+    expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
+    const read = await diagram(process.nodeId);
+    expect(read.tasks).toHaveLength(36);
+    expect(read.edges).toHaveLength(24);
+    expect(read.version).toBe('0.0013');
+    expect(
+      (await api.call('GET', `/api/v1/list/${process.nodeId}?pageSize=1`, { token })).body.totalRecords,
+    ).toBe(36);
+  });
+});
