@@ -8,6 +8,7 @@ import { measureBundles } from './bundles.ts';
 import { measureCapacity } from './capacity.ts';
 import { BEFORE_REF, measureContention } from './contention.ts';
 import { measureListCost, type PageCost } from './list-cost.ts';
+import { measureProcessCost } from './process-cost.ts';
 
 const TARGETS = { bundleBytes: 150 * 1024, importRatio: 1.3, retrieveRcuBeyondSession: 1, updateWcu: 3 };
 const mark = (ok: boolean) => (ok ? 'ok  ' : 'MISS');
@@ -56,8 +57,27 @@ console.log(
     '(plus one settings read per function instance a minute, one session write a minute while active)',
 );
 
+const processCost = await measureProcessCost(bench);
 const listCost = await measureListCost(bench);
 await bench.close();
+console.log(
+  '\nProcess diagrams: write cost (table RCU/WCU summed over the requests; time as the median of 3 rounds)',
+);
+for (const cost of [
+  processCost.oneCall,
+  processCost.oneByOne,
+  processCost.addNodes500,
+  processCost.bpmnImport,
+]) {
+  console.log(
+    `  ${cost.label.padEnd(48)} ${String(cost.requests).padStart(4)} request(s)  RCU ${cost.readCapacityUnits}  ` +
+      `WCU ${cost.writeCapacityUnits}  ${cost.medianMs} ms`,
+  );
+}
+console.log(
+  `  one by one / one call: time ${processCost.oneByOneTimeRatio}, WCU ${processCost.oneByOneWcuRatio}; ` +
+    `BPMN import / add-nodes of the same 500 tasks: time ${processCost.importTimeRatio}`,
+);
 console.log(
   '\nRead capacity (RCU) per list page as the library grows (session check included; page 1 at pageSize 50, ' +
     'full cursor walk at pageSize 1000; each page also reads its distinct parents once, and the seeded ' +
@@ -121,6 +141,10 @@ console.log(
 mkdirSync('bench-results', { recursive: true });
 writeFileSync(
   'bench-results/latest.json',
-  JSON.stringify({ at: new Date().toISOString(), bundles, capacity, listCost, contention }, null, 2),
+  JSON.stringify(
+    { at: new Date().toISOString(), bundles, capacity, processCost, listCost, contention },
+    null,
+    2,
+  ),
 );
 console.log('\nWritten to bench-results/latest.json');
