@@ -12,7 +12,7 @@ import { TASK_TYPES } from '#shared/bpmn/task-types.ts';
 
 export { TASK_TYPES };
 
-export const MIWG_REFERENCE = resolve(import.meta.dirname, '../../../../shared/bpmn-miwg/reference');
+export const MIWG_REFERENCE = resolve(import.meta.dirname, '../../fixtures/bpmn-miwg');
 
 export const referenceFiles = (): string[] =>
   readdirSync(MIWG_REFERENCE)
