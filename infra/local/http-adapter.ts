@@ -19,6 +19,21 @@ import type { HttpHandler, HttpResult } from '#shared/http/types.ts';
 
 /** API Gateway HTTP API's own request payload limit. */
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+/** Lambda's synchronous invoke payload, each way: the event as JSON (a binary body in base64), and the answer. */
+export const LAMBDA_PAYLOAD_BYTES = 6 * 1024 * 1024;
+
+class FunctionAnswerTooLarge extends Error {}
+
+/**
+ * The size of an event or answer as Lambda counts it (its JSON), without serializing a multi-megabyte body
+ * again: the body's own bytes (base64 needs no escaping; text is counted as escaped) plus the rest as JSON.
+ */
+function payloadBytes(payload: { body?: string | undefined; isBase64Encoded?: boolean | undefined }): number {
+  const { body, ...rest } = payload;
+  const bodyBytes =
+    body === undefined ? 0 : payload.isBase64Encoded ? body.length : Buffer.byteLength(JSON.stringify(body));
+  return Buffer.byteLength(JSON.stringify(rest)) + bodyBytes + 10;
+}
 
 const TEXT_MEDIA = /^(text\/|application\/(?:[\w.+-]+\+)?(?:json|xml|javascript|x-www-form-urlencoded))/i;
 
@@ -228,6 +243,7 @@ export function createHttpAdapter(
         body,
         requestId,
       );
+      if (payloadBytes(event) > LAMBDA_PAYLOAD_BYTES) throw new BodyTooLarge();
       const match = resolveRoute(event.requestContext.http.method, event.rawPath);
       const operation = match && 'route' in match ? match.route.operation : FALLBACK_OPERATION;
       const handler = await loadHandler(operation);
@@ -235,11 +251,15 @@ export function createHttpAdapter(
       const result = normalizeResult(
         await run(() => handler(invocation, lambdaContext(operation.name, requestId))),
       );
+      // Lambda refuses an answer over its payload limit; the client then gets a 500.
+      if (payloadBytes(result) > LAMBDA_PAYLOAD_BYTES) throw new FunctionAnswerTooLarge();
       send(res, withCors(result, origin, allowedOrigins), requestId);
     } catch (error) {
       const path = event?.rawPath ?? req.url ?? '/';
       if (error instanceof BodyTooLarge) {
-        send(res, problemResponse(new PayloadTooLargeError(MAX_PAYLOAD_BYTES), requestId, path), requestId);
+        // API Gateway's 10 MB, or (for the event Lambda receives) Lambda's 6 MB.
+        const limit = event ? LAMBDA_PAYLOAD_BYTES : MAX_PAYLOAD_BYTES;
+        send(res, problemResponse(new PayloadTooLargeError(limit), requestId, path), requestId);
         return;
       }
       // What API Gateway answers when the function itself fails.

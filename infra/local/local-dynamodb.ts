@@ -24,6 +24,7 @@ import { LocalTimeToLive } from './dynamodb-ttl.ts';
 import { IndexLag } from './index-lag.ts';
 import { ItemLocks } from './item-locks.ts';
 import { KeySchemas } from './key-schemas.ts';
+import { readBody } from './read-body.ts';
 
 /**
  * What a test can make the next call of one action do: fail as throttled, be cancelled by a conflict,
@@ -70,15 +71,6 @@ function listen(server: http.Server, port: number, host: string): Promise<number
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
-  });
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
   });
 }
 
