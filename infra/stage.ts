@@ -15,6 +15,8 @@ export interface StageSettings {
   corsOrigins: string[];
   /** The installation's public address for links in answers (`-c publicBaseUrl=https://api.example.com`). */
   publicBaseUrl: string | undefined;
+  /** Where clients send upload chunks, `{upload_url}` of spec §4.2 (`-c uploadBaseUrl=https://files.example.com`). */
+  uploadBaseUrl: string | undefined;
 }
 
 const STAGE_NAME = /^[a-z][a-z0-9-]{0,30}$/;
@@ -43,11 +45,11 @@ function corsOrigins(raw: unknown): string[] {
   return origins;
 }
 
-function publicBaseUrl(raw: unknown): string | undefined {
+function httpsAddress(option: string, raw: unknown): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   const url = String(raw).replace(/\/+$/, '');
   if (!/^https:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(url))
-    throw new Error(`publicBaseUrl: "${raw}" is not an https address like https://api.example.com`);
+    throw new Error(`${option}: "${raw}" is not an https address like https://api.example.com`);
   return url;
 }
 
@@ -68,6 +70,7 @@ export function stageSettings(context: Context): StageSettings {
     sessionTimeoutMinutes: numberContext(context, 'sessionTimeout', undefined),
     webTokenExpiresInDays: numberContext(context, 'webTokenExpiresIn', undefined),
     corsOrigins: corsOrigins(context('corsOrigins')),
-    publicBaseUrl: publicBaseUrl(context('publicBaseUrl')),
+    publicBaseUrl: httpsAddress('publicBaseUrl', context('publicBaseUrl')),
+    uploadBaseUrl: httpsAddress('uploadBaseUrl', context('uploadBaseUrl')),
   };
 }

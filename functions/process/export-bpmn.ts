@@ -1,4 +1,5 @@
 import { exportBpmn } from '#shared/api/operations/process.ts';
+import { attachmentDisposition } from '#shared/domain/file-names.ts';
 import { handle } from '#shared/http/operation.ts';
 import { exportProcessBpmn } from '#shared/services/bpmn-service.ts';
 
@@ -9,7 +10,7 @@ export const handler = handle(exportBpmn, async ({ caller, path }) => {
     statusCode: 200,
     headers: {
       'content-type': 'application/xml; charset=utf-8',
-      'content-disposition': `attachment; filename="${fileName.replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+      'content-disposition': attachmentDisposition(fileName),
       'cache-control': 'no-cache, no-transform, private',
     },
     body: xml,

@@ -8,12 +8,14 @@ import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { CfnBucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import type { OperationDeclaration } from '#shared/api/operation.ts';
+import { JOB_FUNCTION_VARIABLE } from '#shared/api/background-jobs.ts';
+import type { FunctionDeclaration } from '#shared/api/operation.ts';
 import { BUNDLED_ASSET_DIR, REFERENCE_ASSET_FILES } from '#shared/api/reference-assets.ts';
 import { TABLE_SCHEMA } from '#shared/data/table-schema.ts';
 import { FUNCTION_BUNDLING } from '../bundling.ts';
@@ -48,7 +50,10 @@ const copyReferenceAssets: ICommandHooks = {
 };
 
 export interface ApiFunctionProps {
-  operation: OperationDeclaration;
+  /** An operation's function, or a background job's. */
+  operation: FunctionDeclaration;
+  /** The functions of the background jobs the operation starts (access.invokes), by job name. */
+  jobs?: Partial<Record<string, IFunction>>;
   table: ITable;
   bucket: IBucket;
   signingKey: IKey;
@@ -63,6 +68,15 @@ export class ApiFunction extends Construct {
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
     const { operation, table, bucket, signingKey } = props;
+    const invoked = (operation.access.invokes ?? []).map((job) => {
+      const fn = props.jobs?.[job];
+      if (!fn)
+        throw new Error(`${operation.name} starts the background job ${job}, which the stack has not built`);
+      return { job, fn };
+    });
+    const jobVariables = Object.fromEntries(
+      invoked.map(({ job, fn }) => [JOB_FUNCTION_VARIABLE[job], fn.functionName]),
+    );
     const logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention,
       removalPolicy: props.removalPolicy,
@@ -79,11 +93,11 @@ export class ApiFunction extends Construct {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: operation.memoryMb ?? 512,
-      timeout: Duration.seconds(29),
+      timeout: Duration.seconds(operation.timeoutSeconds ?? 29),
       role,
       logGroup,
       loggingFormat: LoggingFormat.JSON,
-      environment: props.environment,
+      environment: { ...props.environment, ...jobVariables },
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       bundling: {
@@ -133,7 +147,12 @@ export class ApiFunction extends Construct {
     // Object actions on the key prefixes the operation names, never the whole bucket and never s3:List*.
     const objectGrants = [
       { actions: ['s3:GetObject'], prefixes: access.bucket.read },
-      { actions: ['s3:PutObject', 's3:DeleteObject'], prefixes: access.bucket.write },
+      // PutObject covers the calls of a multipart upload; AbortMultipartUpload cleans up a failed one.
+      {
+        actions: ['s3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
+        prefixes: access.bucket.write,
+      },
+      { actions: ['s3:PutObjectTagging'], prefixes: access.bucket.tag },
     ];
     for (const { actions, prefixes } of objectGrants) {
       if (prefixes.length === 0) continue;
@@ -146,13 +165,23 @@ export class ApiFunction extends Construct {
       );
     }
     const bucketId = Stack.of(this).resolve((bucket.node.defaultChild as CfnBucket).logicalId);
-    for (const prefix of new Set([...access.bucket.read, ...access.bucket.write])) {
+    for (const prefix of new Set([...access.bucket.read, ...access.bucket.write, ...access.bucket.tag])) {
       Validations.of(role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${prefix}*]`,
         reason:
           `Object keys under ${prefix} are made per process and per file (storage-layout.ts); the grant is ` +
           'limited to that prefix of this bucket and to object actions.',
       });
+    }
+    if (invoked.length > 0) {
+      // The functions themselves, not their versions (grantInvoke would add `<arn>:*`).
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          effect: Effect.ALLOW,
+          actions: ['lambda:InvokeFunction'],
+          resources: invoked.map(({ fn }) => fn.functionArn),
+        }),
+      );
     }
     if (access.signsTokens) signingKey.grant(role, 'kms:Sign', 'kms:GetPublicKey');
     else if (access.verifiesTokens) signingKey.grant(role, 'kms:GetPublicKey');

@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { BACKGROUND_JOBS, JOB_FUNCTION_VARIABLE } from '#shared/api/background-jobs.ts';
 import type { Operation, OperationName } from '#shared/api/operations/index.ts';
 import { ensureSigningKeyFile } from '#shared/auth/file-token-keys.ts';
 import {
@@ -16,12 +17,15 @@ import {
   type ServiceConfig,
   withConfig,
 } from '#shared/config/index.ts';
+import { OBJECT_EXPIRY_RULES } from '#shared/data/storage-layout.ts';
 import type { HttpHandler } from '#shared/http/types.ts';
 import { type BootstrapResult, bootstrapInstallation } from '#shared/services/bootstrap.ts';
 import { ensureBucket, ensureTable } from './ensure-resources.ts';
 import { answerMalformedRequest, createHttpAdapter } from './http-adapter.ts';
 import { type LocalDynamoDb, startLocalDynamoDb } from './local-dynamodb.ts';
+import { startLocalLambda } from './local-lambda.ts';
 import { startLocalS3 } from './local-s3.ts';
+import { startLocalS3Lifecycle } from './local-s3-lifecycle.ts';
 
 export const LOCAL_TABLE_NAME = 'content-repository';
 export const LOCAL_BUCKET_NAME = 'content-repository';
@@ -41,6 +45,8 @@ export interface EmbeddedStack {
   port: number;
   /** What the stack's functions run with (a deployed function reads the same from its environment). */
   config: ServiceConfig;
+  /** Settles when the background jobs started so far (upload assembly) have finished. */
+  backgroundIdle(): Promise<void>;
   /** Runs `fn` as this stack's functions run: with its configuration. */
   run<T>(fn: () => T): T;
   dynamoDb: LocalDynamoDb;
@@ -57,6 +63,27 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     indexLagMs: options.indexLagMs ?? 0,
   });
   const s3 = await startLocalS3({ dataDir });
+  // S3 lifecycle and Lambda's asynchronous invoke, which s3rver and the process lack (see their modules).
+  const lifecycle = startLocalS3Lifecycle({
+    endpoint: s3.endpoint,
+    bucket: LOCAL_BUCKET_NAME,
+    rules: OBJECT_EXPIRY_RULES,
+    sweepSeconds: options.ttlSweepSeconds,
+  });
+  const jobs = await startLocalLambda({
+    functions: Object.fromEntries(
+      Object.values(BACKGROUND_JOBS).map((job) => [
+        job.name,
+        async (payload: unknown) => {
+          const module = (await import(pathToFileURL(join(projectRoot, job.handler)).href)) as {
+            handler: (payload: unknown) => Promise<unknown>;
+          };
+          return module.handler(payload);
+        },
+      ]),
+    ),
+    run: (fn) => run(fn),
+  });
   const signingKeyFile = join(dataDir, 'token-signing-key.pem');
   ensureSigningKeyFile(signingKeyFile);
 
@@ -66,6 +93,11 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     BUCKET_NAME: LOCAL_BUCKET_NAME,
     DYNAMODB_ENDPOINT: dynamoDb.endpoint,
     S3_ENDPOINT: s3.endpoint,
+    LAMBDA_ENDPOINT: jobs.endpoint,
+    ...Object.fromEntries(
+      Object.values(BACKGROUND_JOBS).map((job) => [JOB_FUNCTION_VARIABLE[job.name], job.name]),
+    ),
+    UPLOAD_BASE_URL: options.uploadBaseUrl,
     TOKEN_SIGNING_KEY_FILE: signingKeyFile,
     SESSION_TIMEOUT: options.sessionTimeoutMinutes?.toString(),
     WEBTOKEN_EXPIRES_IN: options.webTokenExpiresInDays?.toString(),
@@ -104,6 +136,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     port,
     config,
     run,
+    backgroundIdle: () => jobs.idle(),
     dynamoDb,
     bootstrap,
     async close() {
@@ -111,6 +144,8 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
         server.close(() => done());
         server.closeAllConnections();
       });
+      await jobs.close();
+      await lifecycle.close();
       await s3.close();
       await dynamoDb.close();
     },

@@ -16,8 +16,9 @@ import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { BACKGROUND_JOBS } from '#shared/api/background-jobs.ts';
 import { FALLBACK_OPERATION, type Operation, type OperationName } from '#shared/api/operations/index.ts';
-import { UPLOAD_CHUNK_PREFIX } from '#shared/data/storage-layout.ts';
+import { OBJECT_EXPIRY_RULES, STORAGE_EXPIRY_DAYS } from '#shared/data/storage-layout.ts';
 import { TABLE_SCHEMA } from '#shared/data/table-schema.ts';
 import {
   CORS_ALLOWED_HEADERS,
@@ -90,8 +91,16 @@ export class ContentRepositoryStack extends Stack {
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'uploads/',
       lifecycleRules: [
-        { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
-        { id: 'expire-abandoned-upload-chunks', prefix: UPLOAD_CHUNK_PREFIX, expiration: Duration.days(2) },
+        {
+          id: 'abort-incomplete-multipart-uploads',
+          abortIncompleteMultipartUploadAfter: Duration.days(STORAGE_EXPIRY_DAYS.incompleteMultipartUploads),
+        },
+        ...OBJECT_EXPIRY_RULES.map((rule) => ({
+          id: rule.id,
+          prefix: rule.prefix,
+          ...(rule.tag ? { tagFilters: { [rule.tag.Key]: rule.tag.Value } } : {}),
+          expiration: Duration.days(rule.days),
+        })),
       ],
       removalPolicy,
       autoDeleteObjects: stage.ephemeral,
@@ -115,7 +124,19 @@ export class ContentRepositoryStack extends Stack {
       ...(stage.webTokenExpiresInDays ? { WEBTOKEN_EXPIRES_IN: String(stage.webTokenExpiresInDays) } : {}),
       ...(stage.corsOrigins.length > 0 ? { CORS_ORIGINS: stage.corsOrigins.join(',') } : {}),
       ...(stage.publicBaseUrl ? { PUBLIC_BASE_URL: stage.publicBaseUrl } : {}),
+      ...(stage.uploadBaseUrl ? { UPLOAD_BASE_URL: stage.uploadBaseUrl } : {}),
     };
+    const functionProps = { table, bucket, signingKey, environment, logRetention, removalPolicy };
+    // Background jobs first: the operations that start them are told their names.
+    const jobs = Object.fromEntries(
+      Object.values(BACKGROUND_JOBS).map((job) => [
+        job.name,
+        new ApiFunction(this, `${job.name[0]?.toUpperCase()}${job.name.slice(1)}`, {
+          operation: job,
+          ...functionProps,
+        }).function,
+      ]),
+    );
     const integrations = new Map<OperationName, HttpLambdaIntegration>();
     const integrationFor = (operation: Operation) => {
       const { name } = operation;
@@ -123,12 +144,8 @@ export class ContentRepositoryStack extends Stack {
       if (!integration) {
         const fn = new ApiFunction(this, `${name[0]?.toUpperCase()}${name.slice(1)}`, {
           operation,
-          table,
-          bucket,
-          signingKey,
-          environment,
-          logRetention,
-          removalPolicy,
+          jobs,
+          ...functionProps,
         });
         this.functions.set(name, fn);
         integration = new HttpLambdaIntegration(`${name}Integration`, fn.function);

@@ -135,7 +135,11 @@ function operationObject(route: Route) {
             content: {
               [bodyFormat.mediaType]: {
                 schema:
-                  bodyFormat.mediaType === 'application/json' ? schemaRef(body, 'input') : { type: 'string' },
+                  bodyFormat.mediaType === 'application/json'
+                    ? schemaRef(body, 'input')
+                    : bodyFormat.mediaType === 'application/octet-stream'
+                      ? { type: 'string', format: 'binary' }
+                      : { type: 'string' },
                 ...(examples ? { examples } : {}),
               },
             },

@@ -6,6 +6,7 @@
  * exactly the schemas the reference shows and cannot claim another operation's name.
  */
 import type * as z from 'zod/mini';
+import type { BackgroundJobName } from './background-jobs.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 export const API_PREFIX = '/api/v1';
@@ -15,6 +16,8 @@ export interface OperationAccess {
   table: 'none' | 'read' | 'readWrite';
   /** Object key prefixes (see storage-layout.ts) the function may read, write and delete; none by default. */
   bucket: BucketAccess;
+  /** Background functions (background-jobs.ts) it starts by an asynchronous invoke. */
+  invokes?: readonly BackgroundJobName[];
   /** kms:Sign for the token signer (login); every authenticated function may read the public key. */
   signsTokens: boolean;
   /**
@@ -26,9 +29,12 @@ export interface OperationAccess {
 
 export interface BucketAccess {
   read: readonly string[];
+  /** Put (multipart included), delete, abort. */
   write: readonly string[];
+  /** Put object tags only (attaching a file ends its expiry). */
+  tag: readonly string[];
 }
-const NO_BUCKET: BucketAccess = { read: [], write: [] };
+export const NO_BUCKET: BucketAccess = { read: [], write: [], tag: [] };
 
 /** The access of an operation that needs a live session. */
 export const authenticated = (table: OperationAccess['table']): OperationAccess => ({
@@ -62,10 +68,19 @@ export interface ResponseContract {
   headers?: Record<string, string>;
 }
 
-/** How a body is sent: JSON (the default), or an XML document (BPMN), and how large it may be. */
+/**
+ * How a body is sent: JSON (the default), an XML document (BPMN), or bytes of any media type (upload
+ * chunks, which reach the schema as RawBody), and how large it may be.
+ */
 export interface BodyFormat {
-  mediaType: 'application/json' | 'application/xml';
+  mediaType: 'application/json' | 'application/xml' | 'application/octet-stream';
   maxBytes: number;
+}
+
+/** A body taken as bytes, with the media type it was sent as. */
+export interface RawBody {
+  contentType: string;
+  bytes: Buffer;
 }
 
 /** JSON bodies of at most 256 KiB: a node stays well inside DynamoDB's 400 KB item limit. */
@@ -75,25 +90,35 @@ export interface RequestContract {
   body?: z.ZodMiniType;
   /** A body may be left out entirely (DELETE sends `{}` or nothing). */
   bodyOptional?: boolean;
-  /** Default: JSON of at most 256 KiB (JSON_BODY). An XML body reaches the schema as its text. */
+  /** Default: JSON of at most 256 KiB (JSON_BODY). An XML body reaches the schema as its text, bytes as RawBody. */
   bodyFormat?: BodyFormat;
   query?: z.ZodMiniType;
   path?: z.ZodMiniType;
   examples?: Record<string, { summary: string; value: unknown }>;
 }
 
-export interface OperationDeclaration {
+/** What the stack needs to build a function: an operation's, or a background job's. */
+export interface FunctionDeclaration {
+  /** Names the function and its log lines. */
+  name: string;
+  /** Handler module, relative to the project root; it exports `handler`. */
+  handler: string;
+  access: OperationAccess;
+  /** Memory of the function, MB (operations that hash passwords need 1024). */
+  memoryMb?: number;
+  /** Default 29 s (API Gateway waits 30 s); a background job may run up to 900 s. */
+  timeoutSeconds?: number;
+  /** The function serves the Swagger UI files, which are copied next to its bundle. */
+  servesReferenceAssets?: boolean;
+}
+
+export interface OperationDeclaration extends FunctionDeclaration {
   /** Operation id: names the function, the log lines and (by default) the OpenAPI operation. */
   name: string;
   /** Handler module, relative to the project root; it exports `handler`. */
   handler: string;
   /** Empty for the fallback, which API Gateway's `$default` route reaches. */
   routes: readonly RouteDeclaration[];
-  access: OperationAccess;
-  /** Memory of the function, MB (operations that hash passwords need 1024). */
-  memoryMb?: number;
-  /** The function serves the Swagger UI files, which are copied next to its bundle. */
-  servesReferenceAssets?: boolean;
   summary: string;
   description?: string;
   /** The reference's group: Common, Action, User, Governance or an object type (see openapi.ts TAGS). */

@@ -35,6 +35,7 @@ const stageKnobs = {
   LOG_LEVEL: z._default(z.enum(['info', 'silent']), 'info'),
   CORS_ORIGINS: optional,
   PUBLIC_BASE_URL: httpAddress,
+  UPLOAD_BASE_URL: httpAddress,
 };
 
 function knobsOf(e: z.output<z.ZodMiniObject<typeof stageKnobs>>) {
@@ -51,6 +52,8 @@ function knobsOf(e: z.output<z.ZodMiniObject<typeof stageKnobs>>) {
       .filter(Boolean),
     /** The installation's public address (no trailing slash) for links in answers; else the request's domain. */
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    /** Where clients send upload chunks ({upload_url} of the spec, without /upload/); else the API's address. */
+    uploadBaseUrl: e.UPLOAD_BASE_URL?.replace(/\/+$/, ''),
   };
 }
 
@@ -63,6 +66,9 @@ const serviceEnvSchema = z
     AWS_DEFAULT_REGION: optional,
     DYNAMODB_ENDPOINT: httpAddress,
     S3_ENDPOINT: httpAddress,
+    LAMBDA_ENDPOINT: httpAddress,
+    /** The function that assembles large uploads in the background (invoked asynchronously). */
+    ASSEMBLE_UPLOAD_FUNCTION: optional,
     TOKEN_SIGNING_KEY_ID: optional,
     TOKEN_SIGNING_KEY_FILE: optional,
     TOKEN_ISSUER: z._default(z.string(), 'content-repository'),
@@ -100,6 +106,8 @@ export function readServiceConfig(env: Env = process.env) {
     /** Set only on the embedded stack: dynalite (behind the local transaction gateway) and s3rver. */
     dynamoDbEndpoint: e.DYNAMODB_ENDPOINT,
     s3Endpoint: e.S3_ENDPOINT,
+    lambdaEndpoint: e.LAMBDA_ENDPOINT,
+    assembleUploadFunction: e.ASSEMBLE_UPLOAD_FUNCTION,
     /** Exactly one of these: a KMS key (cloud) or a PEM file (embedded stack) signs access tokens. */
     tokenSigningKeyId: e.TOKEN_SIGNING_KEY_ID,
     tokenSigningKeyFile: e.TOKEN_SIGNING_KEY_FILE,

@@ -6,25 +6,9 @@
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3 } from '#shared/clients/s3.ts';
 import { config } from '#shared/config/index.ts';
-import { ServiceUnavailableError } from '#shared/domain/errors.ts';
 import { newId } from '#shared/domain/node.ts';
+import { unlessUnavailable } from './s3-faults.ts';
 import { bpmnTemplateKey } from './storage-layout.ts';
-
-/** S3's own faults (after the SDK's retries) are the client's to retry: a 503, never a 500. */
-async function unlessUnavailable<T>(call: Promise<T>): Promise<T> {
-  try {
-    return await call;
-  } catch (error) {
-    const { $metadata, $retryable } = error as {
-      $metadata?: { httpStatusCode?: number };
-      $retryable?: unknown;
-    };
-    if ($retryable || ($metadata?.httpStatusCode ?? 0) >= 500) {
-      throw new ServiceUnavailableError('The file store is busy; retry');
-    }
-    throw error;
-  }
-}
 
 /** Keeps `xml` for the process and answers its key. */
 export async function saveBpmnTemplate(processId: string, xml: string): Promise<string> {

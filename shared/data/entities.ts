@@ -8,6 +8,7 @@ import { type Node, nodeSchema } from '#shared/domain/node.ts';
 import { kindOf } from '#shared/domain/node-types.ts';
 import { edgeSchema } from '#shared/domain/process-diagram.ts';
 import { settingsStoredSchema } from '#shared/domain/settings.ts';
+import { uploadKeyOf, uploadSchema } from '#shared/domain/uploads/upload.ts';
 import { grantSchema, sessionSchema, userSchema } from '#shared/domain/user.ts';
 import { defineEntity } from './entity.ts';
 import {
@@ -24,6 +25,7 @@ import {
   sessionKey,
   sessionsIndexKeys,
   settingsKey,
+  uploadItemKey,
   userActionsIndexKeys,
   userKey,
   usernameKey,
@@ -83,6 +85,16 @@ export const diagramBatches = defineEntity({
   keys: (batch, processId: string) => diagramBatchKey(processId, batch.batchId),
 });
 export type DiagramBatch = ReturnType<typeof diagramBatches.fromItem>;
+
+/** A user's upload: its chunks' receipt, then its assembled file, then the document holding it. */
+export const uploads = defineEntity({
+  name: 'Upload',
+  // expiresAtEpoch is the table's TTL attribute (table-schema.ts).
+  schema: uploadSchema,
+  keys: (upload, principalId: string) => uploadItemKey(principalId, uploadKeyOf(upload.identifier)),
+  // DynamoDB refuses an empty set: an upload with no chunk yet has no `chunks` attribute.
+  store: ({ chunks, ...upload }) => (chunks.size > 0 ? { ...upload, chunks } : upload),
+});
 
 export const users = defineEntity({
   name: 'User',

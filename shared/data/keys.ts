@@ -43,6 +43,13 @@ export const countsKey = (nodeId: string, shard: number) => ({
 export const COUNTS_PREFIX = 'COUNTS';
 
 export const userKey = (principalId: string) => ({ PK: `USER#${principalId}`, SK: 'PROFILE' });
+
+/** A user's upload, in the user's partition (so a user's open uploads are one query). */
+export const uploadItemKey = (principalId: string, uploadKey: string) => ({
+  PK: `USER#${principalId}`,
+  SK: `${UPLOAD_PREFIX}${uploadKey}`,
+});
+export const UPLOAD_PREFIX = 'UPLOAD#';
 export const usernameKey = (username: string) => ({
   PK: `USERNAME#${username.toLowerCase()}`,
   SK: 'USERNAME',

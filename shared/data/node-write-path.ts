@@ -16,6 +16,7 @@ import { config } from '#shared/config/index.ts';
 import { ConflictError } from '#shared/domain/errors.ts';
 import type { Node, NodeStatus } from '#shared/domain/node.ts';
 import type { StoredEdge } from '#shared/domain/process-diagram.ts';
+import { UPLOAD_RETENTION } from '#shared/domain/uploads/upload.ts';
 import { conditionally } from './conditional-writes.ts';
 import { childLinks, diagramBatches, edges, nodes } from './entities.ts';
 import { claimItem } from './idempotency-repository.ts';
@@ -26,6 +27,7 @@ import {
   diagramBatchKey,
   edgeKey,
   nodeKey,
+  uploadItemKey,
 } from './keys.ts';
 import { COUNT_SHARDS, type CountDeltas, countNode, countUpdates, pickShard } from './node-counts.ts';
 import { findNode } from './node-repository.ts';
@@ -63,7 +65,12 @@ export type NodeWrite =
   | { kind: 'discardBatch'; processId: string; batchId: string }
   /** An edge of a process's diagram (with a batchId, staged with its batch). */
   | { kind: 'putEdge'; processId: string; edge: StoredEdge & { batchId?: string } }
-  | { kind: 'deleteEdge'; processId: string; edgeId: string };
+  | { kind: 'deleteEdge'; processId: string; edgeId: string }
+  /**
+   * A document takes the uploader's assembled file: the upload becomes attached to it, if it is still
+   * complete and unexpired (so an upload is attached at most once).
+   */
+  | { kind: 'claimUpload'; principalId: string; uploadKey: string; nodeId: string; at: string };
 
 /** A condition of the listed writes did not hold; nothing of the commit was written. */
 export class NodeWriteConflict extends ConflictError {
@@ -192,6 +199,29 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
     case 'requireLive':
       // Folded into the counts update of the node (see transactionOf).
       return [];
+    case 'claimUpload': {
+      const nowSeconds = Math.floor(Date.parse(write.at) / 1000);
+      return [
+        {
+          Update: {
+            TableName,
+            Key: uploadItemKey(write.principalId, write.uploadKey),
+            UpdateExpression:
+              'SET #state = :attached, attachedTo = :nodeId, updatedAt = :at, expiresAtEpoch = :expires',
+            ConditionExpression: '#state = :complete AND expiresAtEpoch > :now',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: {
+              ':attached': 'attached',
+              ':complete': 'complete',
+              ':nodeId': write.nodeId,
+              ':at': write.at,
+              ':now': nowSeconds,
+              ':expires': nowSeconds + UPLOAD_RETENTION.attachedSeconds,
+            },
+          },
+        },
+      ];
+    }
   }
 }
 

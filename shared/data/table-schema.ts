@@ -23,6 +23,7 @@ import { LIST_INDEXES, LIST_PROJECTED_ATTRIBUTES } from './list-indexes.ts';
  * | edges of a process's diagram          | PK=NODE#<process>, SK begins_with EDGE#         |
  * | batches of a process (diagram-batches)| PK=NODE#<process>, SK begins_with BATCH#        |
  * | idempotency key of a request          | PK=IDEMPOTENCY#<principal>#<key hash>           |
+ * | a user's upload / their open uploads  | PK=USER#<principalId>, SK (begins_with) UPLOAD# |
  * | list pages (parent, environment, type | 12 list indexes, see list-indexes.ts            |
  * |   scopes × 4 sort keys)               |                                                 |
  * Deleted nodes lose their list attributes, so lists skip them without filtering.

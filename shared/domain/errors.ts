@@ -32,6 +32,7 @@ export type ErrorKind =
   | 'conflict'
   | 'stale_precondition'
   | 'too_large'
+  | 'range_not_satisfiable'
   | 'unsupported_media_type'
   | 'too_many_requests'
   | 'mismatch'
@@ -105,7 +106,8 @@ export class NotFoundError extends DomainError {
       | 'GRANT_NOT_FOUND'
       | 'SESSION_NOT_FOUND'
       | 'ACTION_NOT_FOUND'
-      | 'EDGE_NOT_FOUND',
+      | 'EDGE_NOT_FOUND'
+      | 'UPLOAD_NOT_FOUND',
     message: string,
     /** The field that names what was not found, when it came in the body. */
     errors: FieldError[] = [],
@@ -155,6 +157,20 @@ export class PayloadTooLargeError extends DomainError {
     super('too_large', 'PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${limitBytes} bytes`, {
       extensions: { limitBytes },
     });
+  }
+}
+
+/** A Range outside the file (RFC 9110 §15.5.17): the answer names the file's size. */
+export class RangeNotSatisfiableError extends DomainError {
+  constructor(range: string, size: number) {
+    super(
+      'range_not_satisfiable',
+      'RANGE_NOT_SATISFIABLE',
+      `The range ${range} is outside the file of ${size} bytes`,
+      {
+        extensions: { size },
+      },
+    );
   }
 }
 

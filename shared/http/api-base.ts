@@ -10,7 +10,14 @@ import type { HttpEvent } from './types.ts';
  * built when an answer is made, never stored, so no request can plant its own host in another user's links.
  */
 export function apiBase(event: HttpEvent): string {
-  const configured = config().publicBaseUrl;
-  if (configured) return `${configured}${API_PREFIX}`;
-  return `${overHttps(event) ? 'https' : 'http'}://${event.requestContext.domainName}${API_PREFIX}`;
+  return `${installationBase(event, config().publicBaseUrl)}${API_PREFIX}`;
+}
+
+/** Where upload chunks go (spec §4.2 `{upload_url}/upload/`): UPLOAD_BASE_URL, else as the API's address. */
+export function uploadUrl(event: HttpEvent): string {
+  return `${installationBase(event, config().uploadBaseUrl ?? config().publicBaseUrl)}/upload/`;
+}
+
+function installationBase(event: HttpEvent, configured: string | undefined): string {
+  return configured ?? `${overHttps(event) ? 'https' : 'http'}://${event.requestContext.domainName}`;
 }

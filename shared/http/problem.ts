@@ -43,6 +43,7 @@ const HTTP_OF: Record<ErrorKind, { status: number; title: string }> = {
   conflict: { status: 409, title: 'The request conflicts with the state of the object' },
   stale_precondition: { status: 412, title: 'Precondition failed' },
   too_large: { status: 413, title: 'The request body is too large' },
+  range_not_satisfiable: { status: 416, title: 'The range is outside the file' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   too_many_requests: { status: 429, title: 'Too many requests' },
   mismatch: { status: 422, title: 'The request does not match what it refers to' },
@@ -59,6 +60,8 @@ function headersOf(error: DomainError): Record<string, string> {
       return { Allow: ((details.extensions?.allowedMethods as string[] | undefined) ?? []).join(', ') };
     case 'stale_precondition':
       return details.currentVersion ? { ETag: `W/"${details.currentVersion}"` } : {};
+    case 'range_not_satisfiable':
+      return { 'Content-Range': `bytes */${String(details.extensions?.size ?? 0)}` };
     case 'too_many_requests':
     case 'unavailable':
       return { 'Retry-After': String(details.retryAfterSeconds ?? 1) };

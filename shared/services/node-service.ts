@@ -41,6 +41,7 @@ import {
 import { can } from '#shared/domain/permissions.ts';
 import { ifMatchAllows } from '#shared/domain/preconditions.ts';
 import type { Caller } from '#shared/domain/user.ts';
+import { attachmentFor, claimLost } from './upload-attachments.ts';
 
 const notFound = (nodeId: string) => new NotFoundError('NODE_NOT_FOUND', `No object with nodeId ${nodeId}`);
 
@@ -80,6 +81,7 @@ export async function createNode(caller: Caller, payload: CreateNodePayload): Pr
   if (!can(caller, parent, 'create')) {
     throw new ForbiddenError(`Creating objects under ${parent.nodeId} needs the editor role there`);
   }
+  const attachment = await withAttachedFile(caller, settable);
   const node = newNode(
     caller.principal,
     {
@@ -98,6 +100,7 @@ export async function createNode(caller: Caller, payload: CreateNodePayload): Pr
       [
         { kind: 'requireLive', nodeId: parent.nodeId, at },
         { kind: 'create', node },
+        ...(attachment?.claim(node.nodeId, at) ?? []),
       ],
       { completesRequest: true },
     );
@@ -105,9 +108,19 @@ export async function createNode(caller: Caller, payload: CreateNodePayload): Pr
     if (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'requireLive')) {
       throw parentNotFound(parent.nodeId, 'is being deleted or was deleted meanwhile');
     }
+    if (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'claimUpload')) {
+      throw await claimLost(caller, settable.fields);
+    }
     throw error;
   }
   return node;
+}
+
+/** A FILE document's file: attached from the caller's upload (or kept), recorded in its fields. */
+async function withAttachedFile(caller: Caller, settable: SettableFields, current?: Node) {
+  const attachment = await attachmentFor(caller, settable.fields, current);
+  if (attachment) settable.fields = { ...settable.fields, fileInfo: attachment.fileInfo };
+  return attachment;
 }
 
 const parentNotFound = (parentId: string, why = 'must be the nodeId of an existing object') =>
@@ -272,6 +285,7 @@ export async function updateNode(
   if (current.system && payload.name.trim() !== current.name) {
     throw new ConflictError('SYSTEM_NODE_PROTECTED', 'System nodes keep the name they were created with');
   }
+  const attachment = await withAttachedFile(caller, settable, current);
   const updated: Node = { ...nextVersionOf(current, caller, timestamp()), ...settable };
   try {
     await commitNodeWrites(
@@ -282,10 +296,14 @@ export async function updateNode(
           expectedNodeVersionId: current.nodeVersionId,
           previousStatus: current.nodeStatus,
         },
+        ...(attachment?.claim(nodeId, updated.modificationDate) ?? []),
       ],
       { completesRequest: true },
     );
   } catch (error) {
+    if (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'claimUpload')) {
+      throw await claimLost(caller, settable.fields);
+    }
     if (error instanceof NodeWriteConflict) {
       const latest = await findNode(nodeId);
       if (!latest || latest.deleted) throw notFound(nodeId);

@@ -1,19 +1,12 @@
-/**
- * bpmn-js (from npm, loaded from node_modules, no network) renders the BPMN the API exports, in Debian's
- * headless Chromium: a process built through the API, and a MIWG model with pools and lanes after an
- * import and an edit, open without errors or warnings and draw every task.
- */
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfType, defaultEnvironmentId } from '../integration/helpers/library.ts';
 import { startTestStack, type TestStack } from '../integration/helpers/test-stack.ts';
 import { readReference } from '../unit/bpmn/bpmn-test-support.ts';
+import { hasChromium, launchChromium } from './chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 const bpmnJs = dirname(createRequire(import.meta.url).resolve('bpmn-js/package.json'));
 const VIEWER = join(bpmnJs, 'dist/bpmn-viewer.production.min.js');
 
@@ -27,11 +20,7 @@ describe.runIf(hasChromium)('bpmn-js renders exported processes', () => {
     ctx = await startTestStack();
     token = await ctx.api.login();
     environmentId = await defaultEnvironmentId(ctx.api, token);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

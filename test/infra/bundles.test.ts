@@ -15,6 +15,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { toEvent } from '#infra/local/http-adapter.ts';
 import { ContentRepositoryStack } from '#infra/stacks/content-repository-stack.ts';
 import { stageSettings } from '#infra/stage.ts';
+import { BACKGROUND_JOBS } from '#shared/api/background-jobs.ts';
 import { FALLBACK_OPERATION, OPERATION_LIST, type OperationName } from '#shared/api/operations/index.ts';
 import { BUNDLED_ASSET_DIR, REFERENCE_ASSET_FILES } from '#shared/api/reference-assets.ts';
 import { resolveRoute } from '#shared/http/routes.ts';
@@ -82,7 +83,7 @@ describe('function bundles', () => {
       .filter((d) => d.startsWith('asset.'))
       .map((d) => join(assemblyDir, d))
       .filter((d) => existsSync(join(d, 'index.mjs')));
-    expect(bundles).toHaveLength(OPERATION_LIST.length);
+    expect(bundles).toHaveLength(OPERATION_LIST.length + Object.keys(BACKGROUND_JOBS).length);
     expect(bundles.filter((d) => existsSync(join(d, BUNDLED_ASSET_DIR)))).toHaveLength(1);
     for (const dir of bundles) {
       const entries = readdirSync(dir);

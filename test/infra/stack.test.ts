@@ -2,6 +2,7 @@
 
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BACKGROUND_JOBS } from '#shared/api/background-jobs.ts';
 import { OPERATION_LIST } from '#shared/api/operations/index.ts';
 import { LIST_INDEXES, LIST_PROJECTED_ATTRIBUTES } from '#shared/data/list-indexes.ts';
 import { ROUTES } from '#shared/http/routes.ts';
@@ -43,10 +44,10 @@ describe('API', () => {
 });
 
 describe('functions', () => {
-  it('one Node.js 22 arm64 function per operation, each with its own role and log group with retention', () => {
+  it('one Node.js 22 arm64 function per operation and per background job, each with its own role and log group with retention', () => {
     const functions = Object.values(resources(dev, 'AWS::Lambda::Function'));
     const ours = functions.filter((f) => f.Properties.Environment?.Variables?.TABLE_NAME);
-    expect(ours).toHaveLength(OPERATION_LIST.length);
+    expect(ours).toHaveLength(OPERATION_LIST.length + Object.keys(BACKGROUND_JOBS).length);
     for (const fn of ours) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -63,14 +64,14 @@ describe('functions', () => {
   });
 });
 
-describe('least privilege', () => {
-  const policies = () => Object.entries(resources(dev, 'AWS::IAM::Policy'));
-  const statementsOf = (pathPart: string) =>
-    policies()
-      .filter(([id]) => id.startsWith(pathPart))
-      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as any[]);
-  const actions = (s: any) => [s.Action].flat();
+const policies = () => Object.entries(resources(dev, 'AWS::IAM::Policy'));
+const statementsOf = (pathPart: string) =>
+  policies()
+    .filter(([id]) => id.startsWith(pathPart))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as any[]);
+const actions = (s: any) => [s.Action].flat();
 
+describe('least privilege', () => {
   it('grants no wildcard resources and no wildcard actions', () => {
     for (const [, policy] of policies()) {
       for (const statement of policy.Properties.PolicyDocument.Statement) {
@@ -120,10 +121,63 @@ describe('least privilege', () => {
       { actions: ['s3:GetObject'], resource: expect.stringContaining('"/bpmn/*"') },
     ]);
     expect(grants('ImportBpmnRole')).toEqual([
-      { actions: ['s3:DeleteObject', 's3:PutObject'], resource: expect.stringContaining('"/bpmn/*"') },
+      {
+        actions: ['s3:AbortMultipartUpload', 's3:DeleteObject', 's3:PutObject'],
+        resource: expect.stringContaining('"/bpmn/*"'),
+      },
     ]);
-    for (const role of ['GetNodeRole', 'CreateNodeRole', 'DeleteNodeRole', 'AddProcessNodesRole'])
+    // Uploads: chunks read and written, files written and tagged; downloads read files; attaching tags them.
+    expect(grants('ReceiveChunkRole')).toEqual([
+      { actions: ['s3:GetObject'], resource: expect.stringContaining('"/chunks/*"') },
+      {
+        actions: ['s3:AbortMultipartUpload', 's3:DeleteObject', 's3:PutObject'],
+        resource: expect.stringMatching(/"\/chunks\/\*".*"\/files\/\*"/),
+      },
+      { actions: ['s3:PutObjectTagging'], resource: expect.stringContaining('"/files/*"') },
+    ]);
+    expect(grants('DownloadFileRole')).toEqual([
+      { actions: ['s3:GetObject'], resource: expect.stringContaining('"/files/*"') },
+    ]);
+    for (const role of ['CreateNodeRole', 'UpdateNodeRole'])
+      expect(grants(role)).toEqual([
+        { actions: ['s3:PutObjectTagging'], resource: expect.stringContaining('"/files/*"') },
+      ]);
+    for (const role of ['GetNodeRole', 'DeleteNodeRole', 'AddProcessNodesRole', 'TestChunkRole'])
       expect(s3Statements(role)).toEqual([]);
+  });
+});
+
+describe('background jobs', () => {
+  it('the upload functions may invoke the assembly function, by its name in their environment, and nothing else may', () => {
+    const functions = resources(dev, 'AWS::Lambda::Function');
+    const [assemblerId, assembler] =
+      Object.entries(functions).find(([id]) => id.startsWith('AssembleUpload')) ?? [];
+    expect(assembler?.Properties.Timeout).toBe(900);
+    const invokers = policies()
+      .filter(([, p]) =>
+        (p.Properties.PolicyDocument.Statement as any[]).some((s) =>
+          actions(s).includes('lambda:InvokeFunction'),
+        ),
+      )
+      .map(([id]) => id.replace(/Role.*/, ''))
+      .sort();
+    expect(invokers).toEqual(['GetUpload', 'ReceiveChunk']);
+    const receiver = Object.entries(functions).find(([id]) => id.startsWith('ReceiveChunk'))?.[1];
+    expect(receiver?.Properties.Environment.Variables.ASSEMBLE_UPLOAD_FUNCTION).toEqual({ Ref: assemblerId });
+  });
+
+  it('expires abandoned chunks and files no document took, by the lifecycle rules of storage-layout.ts', () => {
+    dev.hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([
+          Match.objectLike({
+            Prefix: 'files/',
+            TagFilters: [{ Key: 'upload', Value: 'unattached' }],
+            ExpirationInDays: 8,
+          }),
+        ]),
+      },
+    });
   });
 });
 

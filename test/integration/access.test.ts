@@ -353,6 +353,68 @@ MATRIX['POST /api/v1/process/processes/{processId}/bpmn'] = {
   },
 };
 
+/** A single-chunk upload (the spec's form) by `token`, under a new identifier. */
+let uploads = 0;
+async function uploadAs(token: string | undefined, identifier = `access-${++uploads}`) {
+  const query = new URLSearchParams({
+    resumableIdentifier: identifier,
+    resumableFilename: 'notes.txt',
+    resumableChunkSize: '1',
+    resumableChunkNumber: '1',
+    resumableTotalSize: '1',
+  });
+  await api.call('POST', `/upload/?${query}`, {
+    ...(token ? { token } : {}),
+    rawBody: 'notes',
+    headers: { 'content-type': 'text/plain' },
+  });
+  return { identifier, query };
+}
+const ANY_USER = (ok: number) => expect6(401, ok, ok, ok, ok, ok);
+
+MATRIX['POST /upload'] = {
+  expected: ANY_USER(200),
+  call: async () => {
+    const query = new URLSearchParams({
+      resumableIdentifier: `access-${++uploads}`,
+      resumableFilename: 'notes.txt',
+      resumableChunkSize: '1',
+      resumableChunkNumber: '1',
+      resumableTotalSize: '1',
+    });
+    return { method: 'POST', path: `/upload/?${query}`, raw: { body: 'notes', contentType: 'text/plain' } };
+  },
+};
+MATRIX['GET /upload'] = {
+  // Each caller's own upload: the chunk is stored (200); an anonymous caller is refused.
+  expected: ANY_USER(200),
+  call: async (persona) => {
+    const { query } = await uploadAs(world.tokens[persona]);
+    return { method: 'GET', path: `/upload/?${query}` };
+  },
+};
+MATRIX['GET /api/v1/uploads/{identifier}'] = {
+  expected: ANY_USER(200),
+  call: async (persona) => {
+    const { identifier } = await uploadAs(world.tokens[persona]);
+    return { method: 'GET', path: `/api/v1/uploads/${identifier}` };
+  },
+};
+MATRIX['GET /api/v1/document/documents/{documentId}/content'] = {
+  expected: expect6(401, 200, 200, 404, 200, 200),
+  call: async () => {
+    const { identifier } = await uploadAs(admin());
+    const document = await createNode(api, admin(), {
+      parent: { nodeId: world.folderA },
+      '@type': 'Document',
+      nodeType: 'DOCUMENT',
+      name: 'Notes',
+      documentType: 'FILE',
+      fileInfo: { uploadIdentifier: identifier, name: 'notes.txt' },
+    });
+    return { method: 'GET', path: `/api/v1/document/documents/${document.nodeId}/content` };
+  },
+};
 for (const typed of TYPED_RETRIEVES) {
   MATRIX[`GET /api/v1${typed.path}`] = {
     expected: expect6(401, 200, 200, 404, 200, 200),

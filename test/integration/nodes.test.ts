@@ -169,7 +169,7 @@ describe('POST /api/v1/items', () => {
     );
   });
 
-  it('refuses FILE documents with a clear 400 until uploads exist', async () => {
+  it('refuses a FILE document whose upload the caller does not have, naming fileInfo.uploadIdentifier', async () => {
     const documents = await createNode(api, token, folder(environmentId, 'Files'));
     const response = await api.call('POST', '/api/v1/items', {
       token,
@@ -182,9 +182,23 @@ describe('POST /api/v1/items', () => {
         fileInfo: { uploadIdentifier: 'abc', name: 'scan.pdf' },
       },
     });
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(404);
+    expect(response.body.code).toBe('UPLOAD_NOT_FOUND');
     expect(response.body.errors).toEqual([
-      expect.objectContaining({ path: '$.documentType', rule: 'not_available' }),
+      expect.objectContaining({ path: '$.fileInfo.uploadIdentifier', rule: 'exists' }),
+    ]);
+    const { fileInfo: _fileInfo, ...withoutFile } = {
+      parent: { nodeId: documents.nodeId },
+      '@type': 'Document',
+      nodeType: 'DOCUMENT',
+      name: 'Scan',
+      documentType: 'FILE',
+      fileInfo: null,
+    };
+    const noFileInfo = await api.call('POST', '/api/v1/items', { token, body: withoutFile });
+    expect(noFileInfo.status).toBe(400);
+    expect(noFileInfo.body.errors).toEqual([
+      expect.objectContaining({ path: '$.fileInfo', rule: 'required' }),
     ]);
   });
 

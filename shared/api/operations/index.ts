@@ -7,11 +7,13 @@ import * as lists from './lists.ts';
 import * as nodes from './nodes.ts';
 import * as process from './process.ts';
 import * as service from './service.ts';
+import * as uploads from './uploads.ts';
 
 export const OPERATION_LIST = [
   ...Object.values(auth),
   ...Object.values(nodes),
   ...Object.values(process),
+  ...Object.values(uploads),
   ...Object.values(lists),
   ...Object.values(admin),
   ...Object.values(grants),

@@ -1,5 +1,6 @@
 /** Objects of every type: create, retrieve (also per type), update, delete. */
 import * as z from 'zod/mini';
+import { FILE_PREFIX } from '#shared/data/storage-layout.ts';
 import { baseElementSchema } from '#shared/domain/node.ts';
 import { deletedNodesSchema, retrievedNodeSchema, typedElementSchema } from '#shared/domain/node-elements.ts';
 import {
@@ -10,7 +11,7 @@ import {
 } from '#shared/domain/node-payloads.ts';
 import { TYPED_RETRIEVES } from '#shared/domain/typed-retrieves.ts';
 import { REQUEST_EXAMPLES } from '../examples.ts';
-import { API_PREFIX, authenticated, defineOperation, ETAG, problem } from '../operation.ts';
+import { API_PREFIX, authenticated, defineOperation, ETAG, NO_BUCKET, problem } from '../operation.ts';
 import { draftQuerySchema, flagParam, nodePathSchema } from '../params.ts';
 
 export const createNode = defineOperation({
@@ -18,7 +19,8 @@ export const createNode = defineOperation({
   idempotent: true,
   handler: 'functions/nodes/create-node.ts',
   routes: [{ method: 'POST', path: `${API_PREFIX}/items` }],
-  access: authenticated('readWrite'),
+  // A FILE document's file is tagged attached (it no longer expires) before the document holds it.
+  access: { ...authenticated('readWrite'), bucket: { ...NO_BUCKET, tag: [FILE_PREFIX] } },
   summary: 'Create an object',
   description:
     'Creates an object under `parent` (an environment or folder, or the environment for items kept under one of its ' +
@@ -65,7 +67,8 @@ export const updateNode = defineOperation({
   idempotent: true,
   handler: 'functions/nodes/update-node.ts',
   routes: [{ method: 'PUT', path: `${API_PREFIX}/items/{nodeId}` }],
-  access: authenticated('readWrite'),
+  // A FILE document's file is tagged attached (it no longer expires) before the document holds it.
+  access: { ...authenticated('readWrite'), bucket: { ...NO_BUCKET, tag: [FILE_PREFIX] } },
   summary: 'Update an object',
   description:
     'The body is the structure of the object with the current `nodeVersionId`, as retrieved (with or without ' +

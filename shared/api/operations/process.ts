@@ -10,7 +10,7 @@ import {
   newEdgesPayloadSchema,
 } from '#shared/domain/process-diagram.ts';
 import { uuidSchema } from '#shared/domain/schema-parts.ts';
-import { API_PREFIX, authenticated, defineOperation, problem } from '../operation.ts';
+import { API_PREFIX, authenticated, defineOperation, NO_BUCKET, problem } from '../operation.ts';
 import { flagParam } from '../params.ts';
 
 const processPathSchema = z.strictObject({ processId: uuidSchema });
@@ -87,7 +87,7 @@ export const exportBpmn = defineOperation({
   name: 'exportBpmn',
   handler: 'functions/process/export-bpmn.ts',
   routes: [{ method: 'GET', path: `${PROCESS_PATH}/bpmn` }],
-  access: { ...authenticated('read'), bucket: { read: [BPMN_TEMPLATE_PREFIX], write: [] } },
+  access: { ...authenticated('read'), bucket: { ...NO_BUCKET, read: [BPMN_TEMPLATE_PREFIX] } },
   memoryMb: 1024,
   summary: 'Export a process as BPMN 2.0',
   description:
@@ -111,7 +111,7 @@ export const importBpmn = defineOperation({
   idempotent: true,
   handler: 'functions/process/import-bpmn.ts',
   routes: [{ method: 'POST', path: `${PROCESS_PATH}/bpmn` }],
-  access: { ...authenticated('readWrite'), bucket: { read: [], write: [BPMN_TEMPLATE_PREFIX] } },
+  access: { ...authenticated('readWrite'), bucket: { ...NO_BUCKET, write: [BPMN_TEMPLATE_PREFIX] } },
   memoryMb: 1024,
   summary: 'Import a BPMN 2.0 file into a process',
   description:

@@ -1,5 +1,5 @@
 import type middy from '@middy/core';
-import { type BodyFormat, JSON_BODY } from '#shared/api/operation.ts';
+import { type BodyFormat, JSON_BODY, type RawBody } from '#shared/api/operation.ts';
 import {
   PayloadTooLargeError,
   UnreadableError,
@@ -12,7 +12,7 @@ import { header } from '../request-headers.ts';
 import type { HttpResult } from '../types.ts';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-const MEDIA_TYPES: Record<BodyFormat['mediaType'], RegExp> = {
+const MEDIA_TYPES: Record<Exclude<BodyFormat['mediaType'], 'application/octet-stream'>, RegExp> = {
   'application/json': /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i,
   // application/xml, text/xml and the +xml types (application/bpmn+xml).
   'application/xml': /^(?:application|text)\/(?:[\w.+-]+\+)?xml\s*(?:;.*)?$/i,
@@ -35,13 +35,22 @@ export function requestBody(
       const raw = event.body
         ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8')
         : Buffer.alloc(0);
+      const contentType = header(event, 'content-type');
+      if (mediaType === 'application/octet-stream') {
+        // Bytes of any media type, none included (a chunk comes as text/plain, octet-stream or a form alike).
+        if (raw.length > maxBytes) throw new PayloadTooLargeError(maxBytes);
+        event.parsedBody = {
+          contentType: contentType ?? 'application/octet-stream',
+          bytes: raw,
+        } satisfies RawBody;
+        return;
+      }
       if (raw.length === 0) {
         if (optional) return;
         throw new ValidationError([
           { in: 'body', path: '$', rule: 'required', message: `a ${json ? 'JSON' : 'XML'} body is required` },
         ]);
       }
-      const contentType = header(event, 'content-type');
       if (!contentType || !MEDIA_TYPES[mediaType].test(contentType)) {
         throw new UnsupportedMediaTypeError(
           `The body must be sent as Content-Type: ${mediaType} (got ${contentType ? `"${contentType}"` : 'none'})`,

@@ -73,6 +73,8 @@ export interface ApiResponse<T = unknown> {
   headers: Headers;
   body: T;
   text: string;
+  /** The body as received (downloads). */
+  bytes: Buffer;
 }
 
 export interface CallOptions {
@@ -95,7 +97,7 @@ function send(
   target: string,
   headers: Record<string, string>,
   body: string | Buffer | undefined,
-): Promise<{ status: number; headers: Headers; text: string }> {
+): Promise<{ status: number; headers: Headers; text: string; bytes: Buffer }> {
   const { hostname, port } = new URL(baseUrl);
   // Node sends DELETE bodies neither chunked nor with a length unless told: always give the length.
   if (body !== undefined) headers['content-length'] ??= String(Buffer.byteLength(body));
@@ -111,10 +113,12 @@ function send(
           for (let i = 0; i < response.rawHeaders.length; i += 2) {
             responseHeaders.append(response.rawHeaders[i] as string, response.rawHeaders[i + 1] as string);
           }
+          const bytes = Buffer.concat(chunks);
           resolve({
             status: response.statusCode ?? 0,
             headers: responseHeaders,
-            text: Buffer.concat(chunks).toString('utf8'),
+            text: bytes.toString('utf8'),
+            bytes,
           });
         });
       },
@@ -140,7 +144,13 @@ export class ApiClient {
     let parsed: unknown = text;
     if (/json/.test(response.headers.get('content-type') ?? '') && text) parsed = JSON.parse(text);
     assertMatchesContract(method, path, response.status, response.headers.get('content-type'), parsed);
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: parsed as T,
+      text,
+      bytes: response.bytes,
+    };
   }
 
   /** Logs in and returns the access token from the Set-Cookie header. */

@@ -1,0 +1,173 @@
+/**
+ * The bucket's side of uploads: chunks as they arrive, the file assembled from them (streamed, so memory
+ * stays bounded whatever the file's size), and the file read back, whole, by range, or by a presigned URL.
+ */
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  PutObjectTaggingCommand,
+} from '@aws-sdk/client-s3';
+import { Upload as MultipartUpload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { s3 } from '#shared/clients/s3.ts';
+import { config } from '#shared/config/index.ts';
+import { unlessUnavailable } from './s3-faults.ts';
+import { fileKey, UNATTACHED_TAG, uploadChunkKey } from './storage-layout.ts';
+
+/** Parts of 8 MiB, two in flight: an assembly holds about 16 MiB of the file at a time. */
+const PART_BYTES = 8 * 1024 * 1024;
+const PARTS_IN_FLIGHT = 2;
+/** DeleteObjects takes at most 1,000 keys. */
+const DELETE_BATCH = 1000;
+
+export class ChunkMissingError extends Error {}
+
+export async function putChunk(
+  principalId: string,
+  uploadKey: string,
+  chunkNumber: number,
+  bytes: Buffer,
+): Promise<void> {
+  await unlessUnavailable(
+    s3().send(
+      new PutObjectCommand({
+        Bucket: config().bucketName,
+        Key: uploadChunkKey(principalId, uploadKey, chunkNumber),
+        Body: bytes,
+        ContentLength: bytes.length,
+      }),
+    ),
+  );
+}
+
+/** The chunks' bytes in order, one chunk's stream at a time. */
+async function* chunkBytes(principalId: string, uploadKey: string, totalChunks: number) {
+  for (let chunkNumber = 1; chunkNumber <= totalChunks; chunkNumber++) {
+    let body: Readable;
+    try {
+      const { Body } = await unlessUnavailable(
+        s3().send(
+          new GetObjectCommand({
+            Bucket: config().bucketName,
+            Key: uploadChunkKey(principalId, uploadKey, chunkNumber),
+          }),
+        ),
+      );
+      body = Body as Readable;
+    } catch (error) {
+      if (error instanceof NoSuchKey) throw new ChunkMissingError(`chunk ${chunkNumber} is not in the store`);
+      throw error;
+    }
+    yield* body;
+  }
+}
+
+/**
+ * Streams the chunks into one object `files/<fileId>` (S3 multipart when larger than a part), tagged
+ * unattached until a document takes it; answers its size and SHA-256, computed on the way.
+ */
+export async function assembleFile(
+  principalId: string,
+  uploadKey: string,
+  totalChunks: number,
+  fileId: string,
+): Promise<{ size: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  const measured = async function* () {
+    for await (const piece of chunkBytes(principalId, uploadKey, totalChunks)) {
+      const bytes = piece as Buffer;
+      hash.update(bytes);
+      size += bytes.length;
+      yield bytes;
+    }
+  };
+  const Bucket = config().bucketName;
+  const Key = fileKey(fileId);
+  const upload = new MultipartUpload({
+    client: s3(),
+    params: { Bucket, Key, Body: Readable.from(measured()) },
+    partSize: PART_BYTES,
+    queueSize: PARTS_IN_FLIGHT,
+    leavePartsOnError: false,
+  });
+  await unlessUnavailable(upload.done());
+  // Tagged by its own call, the same for a single PUT and a multipart upload.
+  await tagFile(fileId, UNATTACHED_TAG.Value);
+  return { size, sha256: hash.digest('hex') };
+}
+
+function tagFile(fileId: string, value: string) {
+  return unlessUnavailable(
+    s3().send(
+      new PutObjectTaggingCommand({
+        Bucket: config().bucketName,
+        Key: fileKey(fileId),
+        Tagging: { TagSet: [{ Key: UNATTACHED_TAG.Key, Value: value }] },
+      }),
+    ),
+  );
+}
+
+/** The file is held by a document: the bucket's expiry of unattached files no longer applies to it. */
+export async function markFileAttached(fileId: string): Promise<void> {
+  await tagFile(fileId, 'attached');
+}
+
+/** Removes an upload's chunks once its file is assembled (best effort: the bucket expires leftovers). */
+export async function deleteChunks(
+  principalId: string,
+  uploadKey: string,
+  totalChunks: number,
+): Promise<void> {
+  const keys = Array.from({ length: totalChunks }, (_, i) => ({
+    Key: uploadChunkKey(principalId, uploadKey, i + 1),
+  }));
+  for (let start = 0; start < keys.length; start += DELETE_BATCH) {
+    await s3()
+      .send(
+        new DeleteObjectsCommand({
+          Bucket: config().bucketName,
+          Delete: { Objects: keys.slice(start, start + DELETE_BATCH), Quiet: true },
+        }),
+      )
+      .catch(() => undefined);
+  }
+}
+
+/** Bytes `start`..`end` (inclusive) of a file. */
+export async function readFileRange(fileId: string, start: number, end: number): Promise<Buffer> {
+  const { Body } = await unlessUnavailable(
+    s3().send(
+      new GetObjectCommand({
+        Bucket: config().bucketName,
+        Key: fileKey(fileId),
+        Range: `bytes=${start}-${end}`,
+      }),
+    ),
+  );
+  return Buffer.from(Body ? await Body.transformToByteArray() : []);
+}
+
+/** A URL that reads the file for `seconds`, answered with the headers given (S3 response overrides). */
+export function presignedFileUrl(
+  fileId: string,
+  headers: { contentType: string; contentDisposition: string },
+  seconds: number,
+): Promise<string> {
+  return getSignedUrl(
+    s3(),
+    new GetObjectCommand({
+      Bucket: config().bucketName,
+      Key: fileKey(fileId),
+      ResponseContentType: headers.contentType,
+      ResponseContentDisposition: headers.contentDisposition,
+      ResponseCacheControl: 'private, no-store',
+    }),
+    { expiresIn: seconds },
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * An upload: the chunks of one file a user sends under one identifier (resumable.js), then the file
+ * assembled from them, then the document it is attached to. Identifiers belong to the uploader: the same
+ * identifier sent by two users names two uploads.
+ */
+import { createHash } from 'node:crypto';
+import * as z from 'zod/mini';
+
+export const UPLOAD_STATES = ['receiving', 'assembling', 'complete', 'failed', 'attached'] as const;
+export type UploadState = (typeof UPLOAD_STATES)[number];
+
+/** How long what nobody finishes is kept (the TTL of the upload's record; S3 expires the objects after). */
+export const UPLOAD_RETENTION = {
+  /** An upload whose chunks stop arriving: a day after the last one. */
+  receivingSeconds: 24 * 3600,
+  /** An assembled file nobody attaches: a week. */
+  completeSeconds: 7 * 24 * 3600,
+  /** What an attached upload is remembered for (a second attach is refused by name, not as unknown). */
+  attachedSeconds: 7 * 24 * 3600,
+  /** A failed assembly, so its uploader can read why. */
+  failedSeconds: 24 * 3600,
+} as const;
+
+/** The assembled file. */
+export const storedFileSchema = z.object({
+  fileId: z.string(),
+  size: z.number(),
+  sha256: z.string(),
+  /** As the uploader declared it (resumableType); never trusted for serving. */
+  contentType: z.nullable(z.string()),
+});
+export type StoredFile = z.output<typeof storedFileSchema>;
+
+export const uploadSchema = z.object({
+  identifier: z.string(),
+  /** resumableFilename as sent: fileInfo.name must repeat it. */
+  fileName: z.string(),
+  declaredType: z.nullable(z.string()),
+  /** resumableTotalSize as sent (the spec's single-chunk form sends 1 whatever the size). */
+  totalSize: z.number(),
+  chunkSize: z.number(),
+  totalChunks: z.number(),
+  /** Chunk numbers stored so far (a DynamoDB number set: adding one is idempotent). */
+  chunks: z._default(z.set(z.number()), () => new Set<number>()),
+  state: z.enum(UPLOAD_STATES),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** Epoch seconds: the table's TTL attribute (code checks it too: TTL deletes late). */
+  expiresAtEpoch: z.number(),
+  /** Epoch ms until which a running assembly owns the upload. */
+  assemblyLeaseUntil: z.optional(z.number()),
+  file: z.optional(storedFileSchema),
+  attachedTo: z.optional(z.string()),
+  failure: z.optional(z.string()),
+});
+export type Upload = z.output<typeof uploadSchema>;
+
+/** The key an upload is stored under: a digest of the identifier, whatever characters it holds. */
+export const uploadKeyOf = (identifier: string): string =>
+  createHash('sha256').update(identifier, 'utf8').digest('base64url').slice(0, 32);
+
+export const isExpired = (upload: Upload, nowMs: number): boolean => upload.expiresAtEpoch * 1000 <= nowMs;

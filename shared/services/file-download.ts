@@ -1,0 +1,68 @@
+/**
+ * A FILE document's content for a caller who may read the document: small files and small ranges in the
+ * answer itself (a Lambda answer holds 6 MB, base64 a third more), anything larger through a short-lived
+ * presigned URL that answers the same safe headers.
+ */
+import { presignedFileUrl, readFileRange } from '#shared/data/upload-objects.ts';
+import { type ByteRange, byteRangeOf } from '#shared/domain/byte-range.ts';
+import { NotFoundError } from '#shared/domain/errors.ts';
+import { attachmentDisposition, servingContentType } from '#shared/domain/file-names.ts';
+import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
+import type { Caller } from '#shared/domain/user.ts';
+import { getNode } from './node-service.ts';
+
+/** What is answered directly; beyond, a redirect. */
+export const INLINE_DOWNLOAD_MAX_BYTES = 4 * 1024 * 1024;
+export const PRESIGNED_URL_SECONDS = 300;
+
+export type Download =
+  | { kind: 'notModified'; etag: string }
+  | {
+      kind: 'bytes';
+      etag: string;
+      contentType: string;
+      disposition: string;
+      size: number;
+      range: ByteRange | null;
+      bytes: Buffer;
+    }
+  | { kind: 'redirect'; etag: string; url: string };
+
+export async function downloadFile(
+  caller: Caller,
+  documentId: string,
+  draft: boolean,
+  request: { range?: string; ifNoneMatch?: string },
+): Promise<Download> {
+  const document = await getNode(caller, documentId, draft);
+  const fileInfo = document.fields.fileInfo as StoredFileInfo | null | undefined;
+  if (document.nodeType !== 'DOCUMENT' || document.fields.documentType !== 'FILE' || !fileInfo?.fileId) {
+    throw new NotFoundError('NODE_NOT_FOUND', `No FILE document with nodeId ${documentId}`);
+  }
+  const { fileId, size = 0, sha256 = '' } = fileInfo;
+  const etag = `"${sha256}"`;
+  if (request.ifNoneMatch && matchesEtag(request.ifNoneMatch, etag)) return { kind: 'notModified', etag };
+  const contentType = servingContentType(fileInfo.contentType);
+  const disposition = attachmentDisposition(fileInfo.name);
+  const range = byteRangeOf(request.range, size);
+  const length = range ? range.end - range.start + 1 : size;
+  if (length > INLINE_DOWNLOAD_MAX_BYTES) {
+    const url = await presignedFileUrl(
+      fileId,
+      { contentType, contentDisposition: disposition },
+      PRESIGNED_URL_SECONDS,
+    );
+    return { kind: 'redirect', etag, url };
+  }
+  const bytes =
+    length === 0 ? Buffer.alloc(0) : await readFileRange(fileId, range?.start ?? 0, range?.end ?? size - 1);
+  return { kind: 'bytes', etag, contentType, disposition, size, range, bytes };
+}
+
+/** If-None-Match: a list of entity tags, weak or strong (weak comparison, RFC 9110 §13.1.2), or `*`. */
+function matchesEtag(header: string, etag: string): boolean {
+  return header
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === '*' || tag === etag);
+}

@@ -1,0 +1,108 @@
+/**
+ * Assembling an upload's file once its last chunk is in. Small files are assembled by the request that
+ * completed them (the uploader's next call finds the file ready); larger ones by the assembly function,
+ * invoked asynchronously, so no request waits past API Gateway's 30 s. Whoever assembles holds a lease on
+ * the upload: a crashed assembly's lease runs out and the next look at the upload starts another.
+ */
+import { InvokeCommand } from '@aws-sdk/client-lambda';
+import { lambda } from '#shared/clients/lambda.ts';
+import { config } from '#shared/config/index.ts';
+import { assembleFile, ChunkMissingError, deleteChunks } from '#shared/data/upload-objects.ts';
+import { endAssembly, takeForAssembly } from '#shared/data/upload-repository.ts';
+import { ServiceUnavailableError } from '#shared/domain/errors.ts';
+import { newId } from '#shared/domain/node.ts';
+import type { Upload } from '#shared/domain/uploads/upload.ts';
+
+/** Files up to this size are assembled in the request that completes them (a few seconds at most). */
+export const INLINE_ASSEMBLY_MAX_BYTES = 8 * 1024 * 1024;
+/** How long an assembly owns its upload: past the request's 29 s, past the assembly function's 15 min. */
+export const ASSEMBLY_LEASE_MS = { inline: 60_000, background: 16 * 60_000 } as const;
+
+export type AssemblyMode = keyof typeof ASSEMBLY_LEASE_MS;
+export interface AssemblyJob {
+  principalId: string;
+  uploadKey: string;
+}
+
+/** `retry`: a fault worth retrying; the lease is given back so another attempt can take the upload. */
+export type AssemblyOutcome = 'complete' | 'failed' | 'taken' | 'retry';
+
+export async function assembleUpload(
+  { principalId, uploadKey }: AssemblyJob,
+  mode: AssemblyMode,
+): Promise<AssemblyOutcome> {
+  const started = Date.now();
+  const upload = await takeForAssembly(principalId, uploadKey, started, started + ASSEMBLY_LEASE_MS[mode]);
+  if (!upload) return 'taken';
+  const fileId = newId();
+  try {
+    const { size, sha256 } = await assembleFile(principalId, uploadKey, upload.totalChunks, fileId);
+    const mismatch = sizeMismatch(upload, size);
+    if (mismatch) {
+      await endAssembly(principalId, uploadKey, Date.now(), { failure: mismatch });
+      return 'failed';
+    }
+    const file = { fileId, size, sha256, contentType: upload.declaredType };
+    await endAssembly(principalId, uploadKey, Date.now(), { file });
+    await deleteChunks(principalId, uploadKey, upload.totalChunks);
+    return 'complete';
+  } catch (error) {
+    if (error instanceof ServiceUnavailableError) {
+      await endAssembly(principalId, uploadKey, Date.now(), { retry: true }).catch(() => false);
+      return 'retry';
+    }
+    // A missing chunk, or a fault no retry mends: the upload fails, saying why (details in the log only).
+    const reason =
+      error instanceof ChunkMissingError
+        ? error.message
+        : 'the file could not be assembled; upload it again under a new identifier';
+    if (!(error instanceof ChunkMissingError)) {
+      console.error(
+        JSON.stringify({
+          level: 'error',
+          message: 'upload assembly failed',
+          uploadKey,
+          error: String(error),
+          stack: (error as Error).stack,
+        }),
+      );
+    }
+    await endAssembly(principalId, uploadKey, Date.now(), { failure: reason });
+    return 'failed';
+  }
+}
+
+/** A multi-chunk upload's file must be the size its chunks announced (a single chunk is what it is). */
+function sizeMismatch(upload: Upload, size: number): string | undefined {
+  if (upload.totalChunks === 1 || size === upload.totalSize) return undefined;
+  return `the chunks hold ${size} bytes, not the ${upload.totalSize} announced (resumableTotalSize)`;
+}
+
+/** Hands the assembly to the assembly function, asynchronously (Lambda retries it twice on failure). */
+export async function assembleInBackground(job: AssemblyJob): Promise<void> {
+  const functionName = config().assembleUploadFunction;
+  if (!functionName)
+    throw new Error('ASSEMBLE_UPLOAD_FUNCTION is not set: large uploads cannot be assembled');
+  try {
+    await lambda().send(
+      new InvokeCommand({
+        FunctionName: functionName,
+        InvocationType: 'Event',
+        Payload: Buffer.from(JSON.stringify(job)),
+      }),
+    );
+  } catch (error) {
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0;
+    if (status === 429 || status >= 500 || (error as { $retryable?: unknown }).$retryable) {
+      throw new ServiceUnavailableError('The file could not be handed to assembly yet; retry');
+    }
+    throw error;
+  }
+}
+
+/** Assembles now when the file is small, else in the background; a retryable fault now moves it there. */
+export async function assembleCompletedUpload(job: AssemblyJob, fileBytes: number): Promise<void> {
+  if (fileBytes > INLINE_ASSEMBLY_MAX_BYTES) return assembleInBackground(job);
+  const outcome = await assembleUpload(job, 'inline');
+  if (outcome === 'retry') await assembleInBackground(job);
+}

@@ -1,0 +1,103 @@
+/**
+ * A FILE document takes its file from one of its creator's uploads (spec §2.2 fileInfo): the upload must be
+ * the caller's, complete, and not attached elsewhere, and fileInfo.name must repeat the name it was uploaded
+ * under. The document records the file's name, size, declared type and SHA-256; the upload is claimed in
+ * the same transaction as the document's write, so it is attached at most once.
+ */
+import type { NodeWrite } from '#shared/data/node-write-path.ts';
+import { markFileAttached } from '#shared/data/upload-objects.ts';
+import { findUpload } from '#shared/data/upload-repository.ts';
+import { BadRequestError, ConflictError } from '#shared/domain/errors.ts';
+import { storedFileName } from '#shared/domain/file-names.ts';
+import type { Node } from '#shared/domain/node.ts';
+import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
+import { type Upload, uploadKeyOf } from '#shared/domain/uploads/upload.ts';
+import type { Caller } from '#shared/domain/user.ts';
+import { unknownUpload } from './upload-service.ts';
+
+export interface Attachment {
+  /** The fileInfo the document stores. */
+  fileInfo: StoredFileInfo;
+  /** The write that claims the upload (none when the document keeps the file it has). */
+  claim: (nodeId: string, at: string) => NodeWrite[];
+}
+
+const sentFileInfo = (fields: Record<string, unknown>) => fields.fileInfo as StoredFileInfo | null;
+
+/** The file a create or update of a FILE document attaches or keeps; null for any other document. */
+export async function attachmentFor(
+  caller: Caller,
+  fields: Record<string, unknown>,
+  current?: Node,
+): Promise<Attachment | null> {
+  const sent = sentFileInfo(fields);
+  if (fields.documentType !== 'FILE' || !sent) return null;
+  const kept = current && sentFileInfo(current.fields);
+  if (kept?.fileId && kept.uploadIdentifier === sent.uploadIdentifier) {
+    // The update keeps its file (what a retrieved document sends back as it was).
+    return { fileInfo: kept, claim: () => [] };
+  }
+  const { principalId } = caller.principal;
+  const uploadKey = uploadKeyOf(sent.uploadIdentifier);
+  const upload = await findUpload(principalId, uploadKey, Date.now());
+  if (!upload) throw unknownUpload(sent.uploadIdentifier, 'body');
+  const file = attachable(upload);
+  if (sent.name !== upload.fileName) {
+    throw new BadRequestError(
+      'FILE_NAME_MISMATCH',
+      'fileInfo.name must be the name the file was uploaded under',
+      [
+        {
+          in: 'body',
+          path: '$.fileInfo.name',
+          rule: 'matches_upload',
+          message: `must equal the resumableFilename of upload ${upload.identifier}`,
+        },
+      ],
+    );
+  }
+  // Before the document holds it, so the file never expires under a document. Should the write fail
+  // after this, the file is kept (storage, never data, is what a failure costs).
+  await markFileAttached(file.fileId);
+  return {
+    fileInfo: {
+      uploadIdentifier: upload.identifier,
+      name: storedFileName(upload.fileName),
+      size: file.size,
+      contentType: file.contentType,
+      sha256: file.sha256,
+      fileId: file.fileId,
+    },
+    claim: (nodeId, at) => [{ kind: 'claimUpload', principalId, uploadKey, nodeId, at }],
+  };
+}
+
+/** The upload's file, if it can be attached; otherwise a 409 saying why. */
+function attachable(upload: Upload) {
+  if (upload.state === 'complete' && upload.file) return upload.file;
+  const why: Record<Exclude<Upload['state'], 'complete'>, string> = {
+    receiving: `has ${upload.chunks.size} of its ${upload.totalChunks} chunks; send the missing ones first`,
+    assembling:
+      'is being assembled; retry in a few seconds (GET /api/v1/uploads/{identifier} tells when it is done)',
+    failed: `failed: ${upload.failure ?? 'its file could not be assembled'}; upload the file again`,
+    attached: `is attached to ${upload.attachedTo ?? 'another document'} already; upload the file again to attach it twice`,
+  };
+  const state = upload.state === 'complete' ? 'assembling' : upload.state;
+  throw new ConflictError(`UPLOAD_${state.toUpperCase()}`, `The upload ${upload.identifier} ${why[state]}`, {
+    uploadState: state,
+  });
+}
+
+/** After a claim lost its condition: the upload changed meanwhile (attached elsewhere, or expired). */
+export async function claimLost(caller: Caller, fields: Record<string, unknown>): Promise<Error> {
+  const sent = sentFileInfo(fields);
+  const identifier = sent?.uploadIdentifier ?? '';
+  const upload = await findUpload(caller.principal.principalId, uploadKeyOf(identifier), Date.now());
+  if (!upload) return unknownUpload(identifier, 'body');
+  try {
+    attachable(upload);
+  } catch (error) {
+    return error as Error;
+  }
+  return new ConflictError('WRITE_CONFLICT', 'The upload changed while the document was written; retry');
+}

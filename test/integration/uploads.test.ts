@@ -1,0 +1,581 @@
+/**
+ * Uploads (spec §4.2, resumable.js) and FILE documents (§2.2, §4.1) on the embedded stack: the chunk rules,
+ * chunks out of order, in parallel and twice, resuming, the file assembled with its SHA-256, attaching it to
+ * a document once, replacing it, downloading it (whole, by range, by redirect), and files that must never
+ * run from this origin.
+ */
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNode, defaultEnvironmentId, folder } from './helpers/library.ts';
+import { createUser, grant, PASSWORD } from './helpers/personas.ts';
+import { type ApiClient, startTestStack, type TestStack, tableClient } from './helpers/test-stack.ts';
+
+let ctx: TestStack;
+let api: ApiClient;
+let token: string;
+let folderId: string;
+
+beforeAll(async () => {
+  ctx = await startTestStack();
+  api = ctx.api;
+  token = await api.login();
+  folderId = (await createNode(api, token, folder(await defaultEnvironmentId(api, token), 'Files'))).nodeId;
+});
+afterAll(() => ctx.close());
+
+const MiB = 1024 * 1024;
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** Deterministic bytes that do not repeat in any short period. */
+function fileBytes(size: number, seed = 1): Buffer {
+  const bytes = Buffer.alloc(size);
+  let state = seed;
+  for (let i = 0; i < size; i++) {
+    state = (state * 1103515245 + 12345) >>> 0;
+    bytes[i] = state >>> 24;
+  }
+  return bytes;
+}
+
+interface ChunkedFile {
+  identifier: string;
+  name: string;
+  bytes: Buffer;
+  chunkSize: number;
+  /** resumable.js's count: max(floor(size / chunkSize), 1), the last chunk running to the end. */
+  totalChunks: number;
+}
+
+const chunked = (identifier: string, bytes: Buffer, chunkSize: number, name = 'data.bin'): ChunkedFile => ({
+  identifier,
+  name,
+  bytes,
+  chunkSize,
+  totalChunks: Math.max(Math.floor(bytes.length / chunkSize), 1),
+});
+
+function chunkOf(file: ChunkedFile, n: number): Buffer {
+  const start = (n - 1) * file.chunkSize;
+  const end = n === file.totalChunks ? file.bytes.length : n * file.chunkSize;
+  return file.bytes.subarray(start, end);
+}
+
+function queryOf(file: ChunkedFile, n: number, extra: Record<string, string> = {}): string {
+  return new URLSearchParams({
+    resumableChunkNumber: String(n),
+    resumableChunkSize: String(file.chunkSize),
+    resumableCurrentChunkSize: String(chunkOf(file, n).length),
+    resumableTotalSize: String(file.bytes.length),
+    resumableType: 'application/octet-stream',
+    resumableIdentifier: file.identifier,
+    resumableFilename: file.name,
+    resumableRelativePath: file.name,
+    resumableTotalChunks: String(file.totalChunks),
+    ...extra,
+  }).toString();
+}
+
+const sendChunk = (file: ChunkedFile, n: number, as = token) =>
+  api.call('POST', `/upload/?${queryOf(file, n)}`, {
+    token: as,
+    rawBody: chunkOf(file, n),
+    headers: { 'content-type': 'application/octet-stream' },
+  });
+
+const testChunk = (file: ChunkedFile, n: number, as = token) =>
+  api.call('GET', `/upload/?${queryOf(file, n)}`, { token: as });
+
+const uploadState = (identifier: string, as = token) =>
+  api.call('GET', `/api/v1/uploads/${encodeURIComponent(identifier)}`, { token: as });
+
+/** The spec's single-chunk form: chunk size 1, total size 1, chunk number 1, the whole file as the body. */
+async function singleChunk(
+  identifier: string,
+  name: string,
+  body: string | Buffer,
+  type?: string,
+  as = token,
+) {
+  const query = new URLSearchParams({
+    resumableIdentifier: identifier,
+    resumableFilename: name,
+    resumableRelativePath: name,
+    resumableChunkSize: '1',
+    resumableChunkNumber: '1',
+    resumableTotalSize: '1',
+    ...(type ? { resumableType: type } : {}),
+  });
+  return api.call('POST', `/upload/?${query}`, {
+    token: as,
+    rawBody: body,
+    headers: { 'content-type': 'text/plain' },
+  });
+}
+
+const fileDocument = (identifier: string, name: string, title = 'Report') => ({
+  parent: { nodeId: folderId },
+  '@type': 'Document',
+  nodeType: 'DOCUMENT',
+  name: title,
+  documentType: 'FILE',
+  fileInfo: { uploadIdentifier: identifier, name },
+});
+
+const download = (documentId: string, headers: Record<string, string> = {}, as = token) =>
+  api.call('GET', `/api/v1/document/documents/${documentId}/content`, { token: as, headers });
+
+describe('the spec single-chunk upload and a FILE document', () => {
+  it('stores the body as the file, records it on the document, and serves it back', async () => {
+    const uploaded = await singleChunk('spec-1', 'report.txt', 'hello world', 'text/plain');
+    expect(uploaded.status).toBe(200);
+    expect(uploaded.headers.get('content-length')).toBe('0');
+
+    const state = await uploadState('spec-1');
+    expect(state.body).toMatchObject({
+      state: 'complete',
+      size: 11,
+      sha256: sha256(Buffer.from('hello world')),
+      contentType: 'text/plain',
+      uploadUrl: `${ctx.stack.url}/upload/`,
+    });
+
+    const created = await api.call('POST', '/api/v1/items', {
+      token,
+      body: fileDocument('spec-1', 'report.txt'),
+    });
+    expect(created.status).toBe(200);
+    const typed = await api.call('GET', `/api/v1/document/documents/${created.body.nodeId}`, { token });
+    expect(typed.body).toMatchObject({
+      documentType: 'FILE',
+      url: null,
+      fileInfo: {
+        uploadIdentifier: 'spec-1',
+        name: 'report.txt',
+        size: 11,
+        contentType: 'text/plain',
+        sha256: sha256(Buffer.from('hello world')),
+      },
+    });
+    expect(typed.body.fileInfo).not.toHaveProperty('fileId');
+    expect((await uploadState('spec-1')).body).toMatchObject({
+      state: 'attached',
+      attachedTo: created.body.nodeId,
+    });
+
+    const file = await download(created.body.nodeId);
+    expect(file.status).toBe(200);
+    expect(file.text).toBe('hello world');
+    expect(file.headers.get('content-type')).toBe('text/plain');
+    expect(file.headers.get('content-length')).toBe('11');
+    expect(file.headers.get('content-disposition')).toBe('attachment; filename=report.txt');
+    expect(file.headers.get('etag')).toBe(`"${sha256(Buffer.from('hello world'))}"`);
+    expect(file.headers.get('x-content-type-options')).toBe('nosniff');
+
+    const again = await download(created.body.nodeId, {
+      'if-none-match': file.headers.get('etag') as string,
+    });
+    expect(again.status).toBe(304);
+  });
+
+  it('takes resumable.js multipart forms (field "file") as well as raw bodies', async () => {
+    const form = new FormData();
+    form.append('resumableChunkNumber', '1');
+    form.append('file', new Blob(['from a form']), 'form.txt');
+    const request = new Request('http://x/', { method: 'POST', body: form });
+    const body = Buffer.from(await request.arrayBuffer());
+    const query = new URLSearchParams({
+      resumableIdentifier: 'form-1',
+      resumableFilename: 'form.txt',
+      resumableChunkSize: '1048576',
+      resumableChunkNumber: '1',
+      resumableCurrentChunkSize: '11',
+      resumableTotalSize: '11',
+      resumableTotalChunks: '1',
+    });
+    const sent = await api.call('POST', `/upload/?${query}`, {
+      token,
+      rawBody: body,
+      headers: { 'content-type': request.headers.get('content-type') as string },
+    });
+    expect(sent.status).toBe(200);
+    expect((await uploadState('form-1')).body).toMatchObject({ state: 'complete', size: 11 });
+
+    const noFile = new FormData();
+    noFile.append('other', 'x');
+    const noFileRequest = new Request('http://x/', { method: 'POST', body: noFile });
+    const refused = await api.call('POST', `/upload/?${query.toString().replace('form-1', 'form-2')}`, {
+      token,
+      rawBody: Buffer.from(await noFileRequest.arrayBuffer()),
+      headers: { 'content-type': noFileRequest.headers.get('content-type') as string },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0]).toMatchObject({ in: 'body', path: '$.file' });
+  });
+});
+
+describe('chunks', () => {
+  it('arrive out of order and in parallel, a chunk sent twice is stored once, and the SHA-256 is the file’s', async () => {
+    const file = chunked('parallel-1', fileBytes(3 * MiB + 512 * 1024, 7), MiB);
+    expect(file.totalChunks).toBe(3);
+    const answers = await Promise.all([3, 1, 2, 1].map((n) => sendChunk(file, n)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    const state = await uploadState(file.identifier);
+    expect(state.body).toMatchObject({ state: 'complete', chunksReceived: 3, totalChunks: 3 });
+    expect(state.body.size).toBe(file.bytes.length);
+    expect(state.body.sha256).toBe(sha256(file.bytes));
+    // A chunk sent again after completion is still a 200 (resumable.js retries), and changes nothing.
+    expect((await sendChunk(file, 2)).status).toBe(200);
+    expect((await uploadState(file.identifier)).body.sha256).toBe(sha256(file.bytes));
+  });
+
+  it('resume: the test answers 200 for stored chunks and 204 for missing ones; a missing chunk blocks attaching', async () => {
+    const file = chunked('resume-1', fileBytes(4 * 256 * 1024, 3), 256 * 1024);
+    expect((await testChunk(file, 1)).status).toBe(204);
+    await sendChunk(file, 1);
+    await sendChunk(file, 2);
+    expect((await testChunk(file, 1)).status).toBe(200);
+    expect((await testChunk(file, 3)).status).toBe(204);
+    expect((await uploadState(file.identifier)).body).toMatchObject({
+      state: 'receiving',
+      chunksReceived: 2,
+    });
+
+    const early = await api.call('POST', '/api/v1/items', {
+      token,
+      body: fileDocument(file.identifier, file.name),
+    });
+    expect(early.status).toBe(409);
+    expect(early.body.code).toBe('UPLOAD_RECEIVING');
+
+    await sendChunk(file, 4);
+    await sendChunk(file, 3);
+    const done = await uploadState(file.identifier);
+    expect(done.body).toMatchObject({ state: 'complete', sha256: sha256(file.bytes) });
+    const created = await api.call('POST', '/api/v1/items', {
+      token,
+      body: fileDocument(file.identifier, file.name),
+    });
+    expect(created.status).toBe(200);
+  });
+
+  it('refuses chunks that break resumable.js’s rules, naming the parameter, and stores nothing of them', async () => {
+    const file = chunked('rules-1', fileBytes(3 * 1000, 5), 1000);
+    const wrongSize = await api.call('POST', `/upload/?${queryOf(file, 1)}`, {
+      token,
+      rawBody: chunkOf(file, 1).subarray(1),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    expect(wrongSize.status).toBe(400);
+    const beyond = await api.call('POST', `/upload/?${queryOf(file, 4)}`, {
+      token,
+      rawBody: chunkOf(file, 3),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    expect(beyond.status).toBe(400);
+    expect(beyond.body.errors.map((e: { path: string }) => e.path)).toContain('$.resumableChunkNumber');
+    const missing = await api.call('POST', '/upload/?resumableChunkNumber=1', { token, rawBody: 'x' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors.map((e: { path: string }) => e.path)).toEqual(
+      expect.arrayContaining(['$.resumableIdentifier', '$.resumableFilename']),
+    );
+    expect((await uploadState(file.identifier)).status).toBe(404);
+
+    await sendChunk(file, 1);
+    const otherFile = await api.call(
+      'POST',
+      `/upload/?${queryOf(file, 2, { resumableFilename: 'other.bin' })}`,
+      {
+        token,
+        rawBody: chunkOf(file, 2),
+        headers: { 'content-type': 'application/octet-stream' },
+      },
+    );
+    expect(otherFile.status).toBe(400);
+    expect(otherFile.body.code).toBe('UPLOAD_MISMATCH');
+  });
+
+  it('refuses a chunk over 4 MiB with a 413', async () => {
+    const big = Buffer.alloc(4 * MiB + 1);
+    const answer = await singleChunk('too-big', 'big.bin', big);
+    expect(answer.status).toBe(413);
+    expect(answer.headers.get('content-type')).toContain('application/problem+json');
+  });
+
+  it('answers a throttled store with 503 and Retry-After (resumable.js retries), and the retry completes', async () => {
+    const file = chunked('throttled-1', fileBytes(2000, 9), 1000);
+    // The SDK tries a throttled call three times: the chunk's receipt fails all three.
+    ctx.stack.dynamoDb.injectFault('UpdateItem', 'throttle', 3);
+    const throttled = await sendChunk(file, 1);
+    expect(throttled.status).toBe(503);
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await sendChunk(file, 1)).status).toBe(200);
+    expect((await sendChunk(file, 2)).status).toBe(200);
+    expect((await uploadState(file.identifier)).body).toMatchObject({
+      state: 'complete',
+      sha256: sha256(file.bytes),
+    });
+  });
+
+  it('assembles a 20 MB file in the background with the same SHA-256, and serves it by redirect and by range', async () => {
+    const file = chunked('big-20', fileBytes(20_000_000, 11), 2 * MiB);
+    for (let n = 1; n <= file.totalChunks; n += 3) {
+      const batch = [n, n + 1, n + 2].filter((k) => k <= file.totalChunks);
+      const answers = await Promise.all(batch.map((k) => sendChunk(file, k)));
+      expect(answers.map((a) => `${a.status} ${a.status === 200 ? '' : a.text}`)).toEqual(
+        batch.map(() => '200 '),
+      );
+    }
+    await ctx.stack.backgroundIdle();
+    const state = await uploadState(file.identifier);
+    expect(state.body).toMatchObject({ state: 'complete', size: 20_000_000, sha256: sha256(file.bytes) });
+
+    const created = await api.call('POST', '/api/v1/items', {
+      token,
+      body: fileDocument(file.identifier, file.name),
+    });
+    const redirect = await download(created.body.nodeId);
+    expect(redirect.status).toBe(302);
+    const fetched = await fetch(redirect.headers.get('location') as string);
+    expect(fetched.status).toBe(200);
+    expect(fetched.headers.get('content-disposition')).toMatch(/^attachment/);
+    expect(sha256(Buffer.from(await fetched.arrayBuffer()))).toBe(sha256(file.bytes));
+
+    const range = await download(created.body.nodeId, { range: 'bytes=1000-1999' });
+    expect(range.status).toBe(206);
+    expect(range.headers.get('content-range')).toBe('bytes 1000-1999/20000000');
+    expect(range.bytes.equals(file.bytes.subarray(1000, 2000))).toBe(true);
+    const tail = await download(created.body.nodeId, { range: 'bytes=-10' });
+    expect(tail.bytes.equals(file.bytes.subarray(-10))).toBe(true);
+    const outside = await download(created.body.nodeId, { range: 'bytes=20000000-' });
+    expect(outside.status).toBe(416);
+    expect(outside.headers.get('content-range')).toBe('bytes */20000000');
+  });
+});
+
+describe('uploads belong to their uploader', () => {
+  it('two users with one identifier have two uploads; only the uploader can attach theirs', async () => {
+    const otherId = await createUser(api, token, 'uploader-two');
+    const envId = await defaultEnvironmentId(api, token);
+    await grant(api, token, envId, otherId, 'EDITOR');
+    const other = await api.login('uploader-two', PASSWORD);
+
+    await singleChunk('shared-id', 'mine.txt', 'admin bytes');
+    await singleChunk('shared-id', 'theirs.txt', 'other bytes!', undefined, other);
+    expect((await uploadState('shared-id')).body, 'the admin’s').toMatchObject({
+      fileName: 'mine.txt',
+      size: 11,
+    });
+    expect((await uploadState('shared-id', other)).body).toMatchObject({ fileName: 'theirs.txt', size: 12 });
+
+    // The other user names the admin's file: it is their own upload of that identifier that counts.
+    const wrongName = await api.call('POST', '/api/v1/items', {
+      token: other,
+      body: fileDocument('shared-id', 'mine.txt'),
+    });
+    expect(wrongName.status).toBe(400);
+    expect(wrongName.body.errors[0]).toMatchObject({ path: '$.fileInfo.name', rule: 'matches_upload' });
+
+    const theirs = await api.call('POST', '/api/v1/items', {
+      token: other,
+      body: fileDocument('shared-id', 'theirs.txt'),
+    });
+    expect(theirs.status).toBe(200);
+    expect((await download(theirs.body.nodeId)).text).toBe('other bytes!');
+    expect((await uploadState('shared-id')).body.state).toBe('complete');
+
+    const stranger = await api.call('POST', '/api/v1/items', {
+      token: other,
+      body: fileDocument('only-admin-has-this', 'x.txt'),
+    });
+    expect(stranger.status).toBe(404);
+    expect(stranger.body.errors[0]).toMatchObject({ path: '$.fileInfo.uploadIdentifier', rule: 'exists' });
+  });
+
+  it('an upload is attached at most once, and a reader who may not read the document gets a 404', async () => {
+    await singleChunk('once-1', 'once.txt', 'once');
+    const first = await api.call('POST', '/api/v1/items', {
+      token,
+      body: fileDocument('once-1', 'once.txt'),
+    });
+    expect(first.status).toBe(200);
+    const second = await api.call('POST', '/api/v1/items', {
+      token,
+      body: fileDocument('once-1', 'once.txt', 'Copy'),
+    });
+    expect(second.status).toBe(409);
+    expect(second.body.code).toBe('UPLOAD_ATTACHED');
+
+    // Once attached, the identifier starts a new upload (resumable.js names files of one name and size alike).
+    expect(
+      (
+        await api.call(
+          'GET',
+          `/upload/?${new URLSearchParams({ resumableIdentifier: 'once-1', resumableFilename: 'once.txt', resumableChunkSize: '1', resumableChunkNumber: '1', resumableTotalSize: '1' })}`,
+          { token },
+        )
+      ).status,
+    ).toBe(204);
+    expect((await singleChunk('once-1', 'once.txt', 'twice')).status).toBe(200);
+    const another = await api.call('POST', '/api/v1/items', {
+      token,
+      body: fileDocument('once-1', 'once.txt', 'Copy'),
+    });
+    expect(another.status).toBe(200);
+    expect((await download(another.body.nodeId)).text).toBe('twice');
+    expect((await download(first.body.nodeId)).text).toBe('once');
+
+    const outsiderId = await createUser(api, token, 'outsider');
+    const outsider = await api.login('outsider', PASSWORD);
+    expect(outsiderId).toBeTruthy();
+    expect((await download(first.body.nodeId, {}, outsider)).status).toBe(404);
+  });
+
+  it('refuses cross-site cookie uploads like other writes', async () => {
+    const query = new URLSearchParams({
+      resumableIdentifier: 'csrf-1',
+      resumableFilename: 'x.txt',
+      resumableChunkSize: '1',
+      resumableChunkNumber: '1',
+      resumableTotalSize: '1',
+    });
+    const answer = await api.call('POST', `/upload/?${query}`, {
+      rawBody: 'x',
+      headers: {
+        cookie: `access_token=${token}`,
+        'sec-fetch-site': 'cross-site',
+        'content-type': 'text/plain',
+      },
+    });
+    expect(answer.status).toBe(403);
+    expect((await uploadState('csrf-1')).status).toBe(404);
+  });
+
+  it('an expired upload is gone: its state is a 404 and it cannot be attached', async () => {
+    await singleChunk('expired-1', 'old.txt', 'old');
+    const { client, TableName } = tableClient(ctx.stack);
+    const { UpdateCommand, QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+    const principalId = JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString()).sub;
+    const items = await client.send(
+      new QueryCommand({
+        TableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :upload)',
+        ExpressionAttributeValues: { ':pk': `USER#${principalId}`, ':upload': 'UPLOAD#' },
+      }),
+    );
+    const item = items.Items?.find((i) => i.identifier === 'expired-1');
+    expect(item).toBeDefined();
+    await client.send(
+      new UpdateCommand({
+        TableName,
+        Key: { PK: item?.PK, SK: item?.SK },
+        UpdateExpression: 'SET expiresAtEpoch = :past',
+        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
+      }),
+    );
+    expect((await uploadState('expired-1')).status).toBe(404);
+    const attach = await api.call('POST', '/api/v1/items', {
+      token,
+      body: fileDocument('expired-1', 'old.txt'),
+    });
+    expect(attach.status).toBe(404);
+  });
+});
+
+describe('FILE documents over versions', () => {
+  it('replacing the file makes a new version; sending the retrieved document back keeps its file', async () => {
+    await singleChunk('v-1', 'plan.txt', 'first plan');
+    const created = await api.call('POST', '/api/v1/items', {
+      token,
+      body: fileDocument('v-1', 'plan.txt', 'Plan'),
+    });
+    const retrieved = await api.call('GET', `/api/v1/items/${created.body.nodeId}`, { token });
+    const renamed = await api.call('PUT', `/api/v1/items/${created.body.nodeId}`, {
+      token,
+      body: { ...retrieved.body, name: 'Plan (renamed)' },
+    });
+    expect(renamed.status).toBe(200);
+    expect((await download(created.body.nodeId)).text).toBe('first plan');
+
+    await singleChunk('v-2', 'plan.txt', 'second plan');
+    const replaced = await api.call('PUT', `/api/v1/items/${created.body.nodeId}`, {
+      token,
+      body: {
+        ...retrieved.body,
+        nodeVersionId: renamed.body.nodeVersionId,
+        fileInfo: { uploadIdentifier: 'v-2', name: 'plan.txt' },
+      },
+    });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.nodeVersionId).not.toBe(renamed.body.nodeVersionId);
+    expect((await download(created.body.nodeId)).text).toBe('second plan');
+    expect((await uploadState('v-1')).body.state).toBe('attached');
+    expect((await uploadState('v-2')).body.state).toBe('attached');
+  });
+});
+
+describe('hostile files', () => {
+  const names = [
+    '../../etc/passwd',
+    '..\\..\\boot.ini',
+    'invoice\u202Egpj.exe',
+    'bell\u0007and\u001bescape.txt',
+    `${'a'.repeat(990)}.pdf`,
+    'CON.txt',
+  ];
+  it('names with traversal, controls, RTL overrides or 1,000 characters are stored and served safely', async () => {
+    for (const [i, name] of names.entries()) {
+      const identifier = `hostile-${i}`;
+      expect((await singleChunk(identifier, name, 'payload')).status).toBe(200);
+      const created = await api.call('POST', '/api/v1/items', {
+        token,
+        body: fileDocument(identifier, name, `Hostile ${i}`),
+      });
+      expect(created.status).toBe(200);
+      const stored = (await api.call('GET', `/api/v1/document/documents/${created.body.nodeId}`, { token }))
+        .body.fileInfo.name as string;
+      expect(stored).not.toMatch(/[/\\\p{Cc}\u202a-\u202e]/u);
+      expect([...stored].length).toBeLessThanOrEqual(255);
+      const disposition = (await download(created.body.nodeId)).headers.get('content-disposition') as string;
+      expect(disposition).toMatch(/^attachment; /);
+      // Printable ASCII only: no CR/LF to split the header, nothing a client could render as a different name.
+      expect(disposition).toMatch(/^[\x20-\x7e]+$/);
+    }
+  });
+
+  it('HTML and SVG never render from our origin, whatever type they were uploaded with', async () => {
+    for (const [name, type, body] of [
+      ['page.html', 'text/html', '<script>alert(1)</script>'],
+      ['image.svg', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'],
+    ] as const) {
+      const identifier = `active-${name}`;
+      await singleChunk(identifier, name, body, type);
+      const created = await api.call('POST', '/api/v1/items', {
+        token,
+        body: fileDocument(identifier, name, name),
+      });
+      const served = await download(created.body.nodeId);
+      expect(served.headers.get('content-type')).toBe('application/octet-stream');
+      expect(served.headers.get('content-disposition')).toMatch(/^attachment/);
+      expect(served.headers.get('content-security-policy')).toMatch(/sandbox/);
+      expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+  });
+});
+
+describe('limits', () => {
+  it('a user has at most 50 open uploads; the 51st is a 400 naming the limit', async () => {
+    await createUser(api, token, 'busy-uploader');
+    const busy = await api.login('busy-uploader', PASSWORD);
+    for (let i = 0; i < 50; i += 10) {
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, k) => singleChunk(`open-${i + k}`, 'a.txt', 'a', undefined, busy)),
+      );
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+    }
+    const refused = await singleChunk('open-50', 'a.txt', 'a', undefined, busy);
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('TOO_MANY_OPEN_UPLOADS');
+    // Another user is not affected.
+    expect((await singleChunk('open-50', 'a.txt', 'a')).status).toBe(200);
+  });
+});
