@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbeddedStack } from '#infra/local/embedded-stack.ts';
+import { type EmbeddedStack, startEmbeddedStack } from '#infra/local/embedded-stack.ts';
 import { ApiClient } from '../integration/helpers/test-stack.ts';
 
 export interface RequestLine {
@@ -17,6 +17,8 @@ export interface RequestLine {
 
 export interface BenchStack {
   api: ApiClient;
+  /** The embedded stack itself (its configuration, its background jobs). */
+  stack: EmbeddedStack;
   token: string;
   /** The log line of the request made last. */
   lastLine: () => RequestLine;
@@ -44,6 +46,7 @@ export async function startBenchStack(name: string): Promise<BenchStack> {
   const token = await api.login('bench', 'bench-password-123');
   return {
     api,
+    stack,
     token,
     lastLine: () => {
       const line = lines.at(-1);

@@ -9,6 +9,7 @@ import { measureCapacity } from './capacity.ts';
 import { BEFORE_REF, measureContention } from './contention.ts';
 import { measureListCost, type PageCost } from './list-cost.ts';
 import { measureProcessCost } from './process-cost.ts';
+import { measureUploadCost, UPLOAD_COST_GOALS } from './upload-cost.ts';
 
 const TARGETS = { bundleBytes: 150 * 1024, importRatio: 1.3, retrieveRcuBeyondSession: 1, updateWcu: 3 };
 const mark = (ok: boolean) => (ok ? 'ok  ' : 'MISS');
@@ -58,6 +59,7 @@ console.log(
 );
 
 const processCost = await measureProcessCost(bench);
+const uploadCost = await measureUploadCost(bench, bench.stack);
 const listCost = await measureListCost(bench);
 await bench.close();
 console.log(
@@ -77,6 +79,27 @@ for (const cost of [
 console.log(
   `  one by one / one call: time ${processCost.oneByOneTimeRatio}, WCU ${processCost.oneByOneWcuRatio}; ` +
     `BPMN import / add-nodes of the same 500 tasks: time ${processCost.importTimeRatio}`,
+);
+const { throughput, assemblyMemory } = uploadCost;
+console.log(
+  `\nUploads: a ${(throughput.fileBytes / 1e6).toFixed(1)} MB file in ${throughput.chunks} chunks of ` +
+    `${(throughput.chunkBytes / 1024 / 1024).toFixed(0)} MiB through POST /upload/ (one connection, median of ` +
+    `${throughput.rounds} rounds) against PutObject of the same chunks to the same embedded S3`,
+);
+console.log(
+  `  until complete (chunks, receipts, then the file assembled): ${throughput.uploadMBps} MB/s, ratio ` +
+    `${throughput.uploadRatio} ${mark(throughput.uploadRatio >= UPLOAD_COST_GOALS.uploadRatio)} (goal ≥ ${UPLOAD_COST_GOALS.uploadRatio})`,
+);
+console.log(
+  `  receiving the chunks only: ${throughput.receivingMBps} MB/s, ratio ${throughput.receivingRatio}; ` +
+    `raw PutObject ${throughput.rawPutMBps} MB/s; file and SHA-256 ${throughput.verified ? 'verified' : 'WRONG'}`,
+);
+const growth = assemblyMemory.peakGrowthMb.heapUsedPlusExternal;
+console.log(
+  `  assembling a ${(assemblyMemory.fileBytes / 1e6).toFixed(0)} MB file: peak memory growth (heap + external) ` +
+    `${growth} MB ${mark(growth < UPLOAD_COST_GOALS.assemblyGrowthMb)} (goal < ${UPLOAD_COST_GOALS.assemblyGrowthMb} MB), ` +
+    `rss ${assemblyMemory.peakGrowthMb.rss} MB, in ${assemblyMemory.assemblySeconds} s; size and SHA-256 ` +
+    `${Object.values(assemblyMemory.verified).every(Boolean) ? 'verified' : 'WRONG'}`,
 );
 console.log(
   '\nRead capacity (RCU) per list page as the library grows (session check included; page 1 at pageSize 50, ' +
@@ -142,7 +165,7 @@ mkdirSync('bench-results', { recursive: true });
 writeFileSync(
   'bench-results/latest.json',
   JSON.stringify(
-    { at: new Date().toISOString(), bundles, capacity, processCost, listCost, contention },
+    { at: new Date().toISOString(), bundles, capacity, processCost, uploadCost, listCost, contention },
     null,
     2,
   ),
