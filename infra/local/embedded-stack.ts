@@ -124,6 +124,10 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
   };
   const server = http.createServer(createHttpAdapter(loadHandler, config.corsOrigins, run));
   server.on('clientError', answerMalformedRequest);
+  // Idle kept-alive connections stay open a minute (Node's default is 5 s), so clients that pause between
+  // requests rarely meet a socket closing under them.
+  server.keepAliveTimeout = 60_000;
+  server.headersTimeout = 65_000;
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
     server.listen(options.port, options.host, () => done());

@@ -123,7 +123,15 @@ function send(
         });
       },
     );
-    request.on('error', reject);
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      // A kept-alive socket the server closed as this request went out (Node's documented race): the
+      // request never reached the server, so it is sent again on a fresh socket.
+      if (request.reusedSocket && error.code === 'ECONNRESET') {
+        send(baseUrl, method, target, headers, body).then(resolve, reject);
+        return;
+      }
+      reject(error);
+    });
     request.end(body);
   });
 }
