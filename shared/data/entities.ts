@@ -22,6 +22,7 @@ import {
   loginFailuresKey,
   type NodeCopy,
   nodeKey,
+  nodeVersionKey,
   sessionKey,
   sessionsIndexKeys,
   settingsKey,
@@ -46,6 +47,15 @@ export const nodes = defineEntity({
     ...nodeKey(node.nodeId, copy),
     ...(copy === 'DRAFT' && !node.deleted ? listAttributesOf(node) : {}),
   }),
+  store: ({ fields, ...node }) => ({ ...node, ...fields }),
+  load: (item) => ({ ...item, fields: kindOf(String(item.nodeType)).read(item) }),
+});
+
+/** A version of a node as it was written (its version history); never in a list index. */
+export const nodeVersions = defineEntity({
+  name: 'NodeVersion',
+  schema: nodeSchema,
+  keys: (node: Node) => nodeVersionKey(node.nodeId, node.nodeVersionId),
   store: ({ fields, ...node }) => ({ ...node, ...fields }),
   load: (item) => ({ ...item, fields: kindOf(String(item.nodeType)).read(item) }),
 });

@@ -23,6 +23,8 @@ export interface PartitionQuery {
   /** The index read (default: the table). */
   index?: IndexSchema;
   sortKeyPrefix?: string;
+  /** Newest (greatest key) first. */
+  descending?: boolean;
   /** A condition each item must meet (read items that do not still count toward the page). */
   filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
 }
@@ -87,6 +89,7 @@ export async function queryPage(
     ...(query.filter ? { FilterExpression: query.filter.expression } : {}),
     ...(after ? { ExclusiveStartKey: startKey(after, query) } : {}),
     ...(consistent ? { ConsistentRead: true } : {}),
+    ...(query.descending ? { ScanIndexForward: false } : {}),
     Limit: limit,
   };
   const { Items, LastEvaluatedKey } = await dynamoDb().send(new QueryCommand(input));

@@ -8,6 +8,16 @@ export const LIBRARY_PARENT = 'LIBRARY';
 export const nodeKey = (nodeId: string, copy: NodeCopy = 'DRAFT') => ({ PK: `NODE#${nodeId}`, SK: copy });
 
 /**
+ * A version of a node as it was written, in the node's partition. Version ids are time-ordered (UUIDv7),
+ * so the versions read newest first in key order.
+ */
+export const nodeVersionKey = (nodeId: string, nodeVersionId: string) => ({
+  PK: `NODE#${nodeId}`,
+  SK: `${VERSION_PREFIX}${nodeVersionId}`,
+});
+export const VERSION_PREFIX = 'VERSION#';
+
+/**
  * A parent's record of one live child, in the parent's own partition: unlike the children index, it
  * can be read strongly consistent, so a subtree delete cannot miss a child created just before it.
  */

@@ -55,7 +55,10 @@ export async function findNodes(
   return visible(items.map(nodes.fromItem));
 }
 
-/** Live children of a node, strongly consistent (for a process's tasks, an entity's attributes). */
-export async function findLiveChildren(parentId: string): Promise<Node[]> {
-  return (await findNodes(await findLiveChildIds(parentId))).filter((node) => !node.deleted);
+/**
+ * Live children of a node, strongly consistent (for a process's tasks, an entity's attributes): their
+ * working copies, or the published copies of those that have one.
+ */
+export async function findLiveChildren(parentId: string, copy: NodeCopy = 'DRAFT'): Promise<Node[]> {
+  return (await findNodes(await findLiveChildIds(parentId), { copy })).filter((node) => !node.deleted);
 }

@@ -18,7 +18,7 @@ import type { Node, NodeStatus } from '#shared/domain/node.ts';
 import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import { UPLOAD_RETENTION } from '#shared/domain/uploads/upload.ts';
 import { conditionally } from './conditional-writes.ts';
-import { childLinks, diagramBatches, edges, nodes } from './entities.ts';
+import { childLinks, diagramBatches, edges, nodes, nodeVersions } from './entities.ts';
 import { claimItem } from './idempotency-repository.ts';
 import {
   childLinkKey,
@@ -39,7 +39,16 @@ export type NodeWrite =
    * The working copy becomes `node`, if it is still at `expectedNodeVersionId` and not deleted.
    * `previousStatus` (default: unchanged) keeps the status counts right when a write changes the status.
    */
-  | { kind: 'replace'; node: Node; expectedNodeVersionId: string; previousStatus?: NodeStatus }
+  | {
+      kind: 'replace';
+      node: Node;
+      expectedNodeVersionId: string;
+      previousStatus?: NodeStatus;
+      /** The version being replaced, to keep in the history (see keepVersions). */
+      previous?: Node;
+    }
+  /** The published copy of a node becomes `node` (written with the replace of its working copy). */
+  | { kind: 'publish'; node: Node }
   /** The published copy of a node is marked deleted along with its working copy. */
   | { kind: 'deletePublished'; nodeId: string; modificationDate: string }
   /**
@@ -96,6 +105,9 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
       const link = childLinks.toItem({ childId: node.nodeId, nodeType: node.nodeType }, node.parentId);
       return [put, { Put: { TableName, Item: link } }];
     }
+    case 'publish':
+      // The published copy, as the working copy now is (the replace beside it records the version).
+      return [{ Put: { TableName, Item: nodes.toItem(write.node, 'PUBLISHED') } }];
     case 'stage': {
       const { node } = write;
       if (!node.batchId || !node.parentId) throw new Error('A staged node needs a batchId and a parent');
@@ -370,6 +382,7 @@ export async function commitNodeWrites(
   if (expanded.length > MAX_WRITES_PER_COMMIT) {
     throw new Error(`A commit holds at most ${MAX_WRITES_PER_COMMIT} items, got ${expanded.length}`);
   }
+  await keepVersions(writes, tableName);
   const items = expanded.map((e) => e.item);
   const [only] = items.length === 1 ? items : [];
   // A single put or update needs no transaction (half the write cost); anything else is all-or-nothing.
@@ -387,6 +400,23 @@ export async function commitNodeWrites(
     return new NodeWriteConflict([...new Set(failedWrites)]);
   });
   if (claim) claim.committed = true;
+}
+
+/**
+ * A node's history is its working copy (the current version) and a VERSION item for each version it had
+ * before. An update keeps the version it replaces before it commits, with a plain put of the same key
+ * whatever happens next: if the update then fails, the kept version is one the node did have. A plain put
+ * beside the transaction costs half what the same put in the transaction would.
+ */
+async function keepVersions(writes: NodeWrite[], TableName: string): Promise<void> {
+  const replaced = writes.flatMap((w) =>
+    w.kind === 'replace' && w.previous && !w.node.deleted ? [w.previous] : [],
+  );
+  await Promise.all(
+    replaced.map((previous) =>
+      dynamoDb().send(new PutCommand({ TableName, Item: nodeVersions.toItem(previous) })),
+    ),
+  );
 }
 
 /** Another request with the same Idempotency-Key completed meanwhile. */

@@ -8,6 +8,7 @@ import { LIST_INDEXES, LIST_PROJECTED_ATTRIBUTES } from './list-indexes.ts';
  * | pattern                               | key                                             |
  * |---------------------------------------|-------------------------------------------------|
  * | node by id (working / published copy) | PK=NODE#<id>, SK=DRAFT / PUBLISHED              |
+ * | a node's versions, newest first       | PK=NODE#<id>, SK begins_with VERSION# (UUIDv7)  |
  * | live children, strongly consistent    | PK=NODE#<parent>, SK begins_with CHILD#         |
  * | user by id                            | PK=USER#<principalId>, SK=PROFILE               |
  * | user id by username (unique)          | PK=USERNAME#<lower-case username>, SK=USERNAME  |

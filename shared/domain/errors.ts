@@ -107,7 +107,8 @@ export class NotFoundError extends DomainError {
       | 'SESSION_NOT_FOUND'
       | 'ACTION_NOT_FOUND'
       | 'EDGE_NOT_FOUND'
-      | 'UPLOAD_NOT_FOUND',
+      | 'UPLOAD_NOT_FOUND'
+      | 'VERSION_NOT_FOUND',
     message: string,
     /** The field that names what was not found, when it came in the body. */
     errors: FieldError[] = [],

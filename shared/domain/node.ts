@@ -2,7 +2,7 @@
  * A node (object) of the library and the pure rules that change it: versions, timestamps, the
  * `BaseElement` representation of spec §2.1. No I/O here.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { named, nullableString, timestampSchema } from './schema-parts.ts';
 
@@ -88,6 +88,27 @@ export function newId(): string {
   return randomUUID().toUpperCase();
 }
 
+/**
+ * A node version's id: a UUID of version 7 (RFC 9562: 48 bits of Unix milliseconds, then random), upper
+ * case, so the ids of one node's versions sort in the order they were made: the version history is read
+ * newest first by key alone.
+ */
+export function newVersionId(at: number = Date.now()): string {
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(at, 0, 6);
+  bytes[6] = 0x70 | ((bytes[6] as number) & 0x0f);
+  bytes[8] = 0x80 | ((bytes[8] as number) & 0x3f);
+  const hex = bytes.toString('hex').toUpperCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** When a version id (UUIDv7) was made, in Unix ms; undefined for ids of another kind (earlier versions). */
+export function versionIdTime(nodeVersionId: string): number | undefined {
+  const hex = nodeVersionId.replace(/-/g, '');
+  if (hex.length !== 32 || hex[12] !== '7') return undefined;
+  return Number.parseInt(hex.slice(0, 12), 16);
+}
+
 /** ISO 8601 with millisecond precision and `Z`. */
 export function timestamp(at: Date = new Date()): string {
   return at.toISOString();
@@ -155,7 +176,7 @@ export function newNode(
 ): Node {
   return {
     nodeId: newId(),
-    nodeVersionId: newId(),
+    nodeVersionId: newVersionId(Date.parse(at)),
     version: FIRST_VERSION,
     creationDate: at,
     modificationDate: at,

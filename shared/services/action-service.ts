@@ -30,6 +30,7 @@ import {
 import { type Node, nameElement, newId, timestamp } from '#shared/domain/node.ts';
 import { can } from '#shared/domain/permissions.ts';
 import { type Caller, toPrincipal, type User } from '#shared/domain/user.ts';
+import { withTargetVersions } from './action-targets.ts';
 import { type Page, pageOf } from './paging.ts';
 
 const actionNotFound = (actionId: string) => new NotFoundError('ACTION_NOT_FOUND', `No action ${actionId}`);
@@ -104,8 +105,9 @@ export async function assignActions(
       targetNode: nameElement(target),
       parent: parent ? nameElement(parent) : null,
       targetNodeSequenceNumber: target.referenceNumber ?? '',
-      targetNodeVersionId: target.nodeVersionId,
-      targetVersion: target.version,
+      // The version the action is about: this one, or (next or latest published) found when it is read.
+      targetNodeVersionId: on === 'LATEST_VERSION' ? target.nodeVersionId : null,
+      targetVersion: on === 'LATEST_VERSION' ? target.version : null,
       onVersion: on === 'LATEST_VERSION' ? target.version : null,
       postId: null,
       onLatestVersion: on === 'LATEST_VERSION',
@@ -119,7 +121,7 @@ export async function assignActions(
     }),
   );
   await createActions(actions);
-  return actions.map((action) => actionSeenBy(action, caller, apiBase));
+  return (await withTargetVersions(actions)).map((action) => actionSeenBy(action, caller, apiBase));
 }
 
 /** Whether the caller may still read the action's object (grants can be revoked after assignment). */
@@ -145,7 +147,9 @@ export async function myActions(
   const indexed = (await listActionsOf(caller.principal.principalId)).filter(due);
   const matching = (await current(indexed)).filter((a) => !query.status || a.status === query.status);
   const readable = await Promise.all(matching.map((action) => readsTarget(caller, action)));
-  const actions = matching.filter((_, i) => readable[i]).map((a) => actionSeenBy(a, caller, apiBase));
+  const actions = (await withTargetVersions(matching.filter((_, i) => readable[i]))).map((a) =>
+    actionSeenBy(a, caller, apiBase),
+  );
   return pageOf(actions, 'dueDate', query);
 }
 
@@ -165,7 +169,8 @@ export async function getAction(caller: Caller, actionId: string, apiBase: strin
   const action = await findAction(actionId);
   if (!action) throw actionNotFound(actionId);
   const me = caller.principal.principalId;
-  const seen = () => actionSeenBy(action, caller, apiBase);
+  const seen = async () =>
+    actionSeenBy((await withTargetVersions([action]))[0] as StoredAction, caller, apiBase);
   if (caller.systemAdmin || action.sentBy.principalId === me) return seen();
   if (action.user.principalId === me && (await readsTarget(caller, action))) return seen();
   const target = await findNode(action.targetNode.nodeId);
@@ -185,5 +190,5 @@ export async function completeAction(caller: Caller, actionId: string, apiBase: 
     nodeVersionId: newId(),
   };
   await saveAction(done, action.nodeVersionId);
-  return actionSeenBy(done, caller, apiBase);
+  return actionSeenBy((await withTargetVersions([done]))[0] as StoredAction, caller, apiBase);
 }

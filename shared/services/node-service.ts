@@ -22,7 +22,15 @@ import {
   ValidationError,
   VersionConflictError,
 } from '#shared/domain/errors.ts';
-import { etagOf, type Node, newId, newNode, nextMinorVersion, timestamp } from '#shared/domain/node.ts';
+import {
+  etagOf,
+  type Node,
+  newId,
+  newNode,
+  newVersionId,
+  nextMinorVersion,
+  timestamp,
+} from '#shared/domain/node.ts';
 import { systemRootIdsOf } from '#shared/domain/node-kinds/containers.ts';
 import {
   type CreateNodePayload,
@@ -216,16 +224,18 @@ export async function getNode(caller: Caller, nodeId: string, draft: boolean): P
   return node;
 }
 
-const ROLE_NEEDED: Record<'edit' | 'delete', string> = {
+const ROLE_NEEDED: Record<'edit' | 'delete' | 'publish', string> = {
   edit: 'the editor role',
   delete: 'the environment admin role',
+  publish: 'the environment admin role',
 };
 
-async function liveNodeForWrite(
+/** The working copy `caller` may write with `permission`, at the version If-Match names (if sent). */
+export async function liveNodeForWrite(
   caller: Caller,
   nodeId: string,
   ifMatch: string | undefined,
-  permission: 'edit' | 'delete',
+  permission: 'edit' | 'delete' | 'publish',
 ): Promise<Node> {
   const node = await getNode(caller, nodeId, true);
   if (!can(caller, node, permission)) {
@@ -244,7 +254,7 @@ async function liveNodeForWrite(
 export function nextVersionOf(node: Node, caller: Caller, at: string): Node {
   return {
     ...node,
-    nodeVersionId: newId(),
+    nodeVersionId: newVersionId(),
     version: nextMinorVersion(node.version),
     nodeStatus: 'IN_PROGRESS',
     modificationDate: at,
@@ -288,30 +298,44 @@ export async function updateNode(
   const attachment = await withAttachedFile(caller, settable, current);
   const updated: Node = { ...nextVersionOf(current, caller, timestamp()), ...settable };
   try {
-    await commitNodeWrites(
-      [
-        {
-          kind: 'replace',
-          node: updated,
-          expectedNodeVersionId: current.nodeVersionId,
-          previousStatus: current.nodeStatus,
-        },
-        ...(attachment?.claim(nodeId, updated.modificationDate) ?? []),
-      ],
-      { completesRequest: true },
-    );
+    await replaceWorkingCopy(current, updated, attachment?.claim(nodeId, updated.modificationDate));
   } catch (error) {
     if (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'claimUpload')) {
       throw await claimLost(caller, settable.fields);
     }
-    if (error instanceof NodeWriteConflict) {
-      const latest = await findNode(nodeId);
-      if (!latest || latest.deleted) throw notFound(nodeId);
-      throw new VersionConflictError(nodeId, payload.nodeVersionId, latest.nodeVersionId);
-    }
     throw error;
   }
   return updated;
+}
+
+/**
+ * The working copy `current` becomes `next` (with `along`, in the same commit), if no other write came
+ * first: else a 409 naming the version that did (404 if the object was deleted meanwhile). The version
+ * replaced is kept in the history.
+ */
+export async function replaceWorkingCopy(current: Node, next: Node, along: NodeWrite[] = []): Promise<void> {
+  try {
+    await commitNodeWrites(
+      [
+        {
+          kind: 'replace',
+          node: next,
+          expectedNodeVersionId: current.nodeVersionId,
+          previousStatus: current.nodeStatus,
+          previous: current,
+        },
+        ...along,
+      ],
+      { completesRequest: true },
+    );
+  } catch (error) {
+    if (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'replace')) {
+      const latest = await findNode(current.nodeId);
+      if (!latest || latest.deleted) throw notFound(current.nodeId);
+      throw new VersionConflictError(current.nodeId, current.nodeVersionId, latest.nodeVersionId);
+    }
+    throw error;
+  }
 }
 
 /** How long a subtree delete keeps creates out of the nodes it reads: longer than a function may run. */

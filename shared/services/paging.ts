@@ -43,6 +43,7 @@ export async function cursorPage<T>(
   sortKey: string,
   { pageSize = 50, cursor }: CursorRequest,
   read: (limit: number, after?: string) => Promise<{ results: T[]; next?: string }>,
+  order: 'ASC' | 'DESC' = 'ASC',
 ): Promise<ListPage<T>> {
   const fingerprint = queryFingerprint({ list, sortKey });
   const position = cursor ? decodeCursor(cursor, fingerprint) : undefined;
@@ -53,7 +54,7 @@ export async function cursorPage<T>(
     totalRecords: seen + (page.next ? 1 : 0),
     totalRecordsExact: !page.next,
     sortKey,
-    order: 'ASC',
+    order,
     pageSize,
     currentPage,
     results: page.results,

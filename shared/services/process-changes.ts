@@ -71,6 +71,7 @@ function versionWrite(
     node: { ...next, fields: { ...next.fields, ...processFields } },
     expectedNodeVersionId: process.nodeVersionId,
     previousStatus: process.nodeStatus,
+    previous: process,
   };
 }
 

@@ -27,7 +27,8 @@ export async function getTypedNode(
   const { childLists } = kindOf(node.nodeType);
   const [parent, children] = await Promise.all([
     node.parentId ? findNode(node.parentId) : null,
-    childLists.length > 0 ? findLiveChildren(node.nodeId) : [],
+    // draft=false: the published versions of the children (a published process's tasks as published).
+    childLists.length > 0 ? findLiveChildren(node.nodeId, draft ? 'DRAFT' : 'PUBLISHED') : [],
   ]);
   const listed = Object.fromEntries(
     childLists.map((list) => [

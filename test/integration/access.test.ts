@@ -415,6 +415,54 @@ MATRIX['GET /api/v1/document/documents/{documentId}/content'] = {
     return { method: 'GET', path: `/api/v1/document/documents/${document.nodeId}/content` };
   },
 };
+/** A fresh document with two versions: its first version id and its current one. */
+async function documentWithHistory() {
+  const created = await createNode(api, admin(), urlDocument(world.folderA, 'Versioned'));
+  const detailed = (await api.call('GET', `/api/v1/items/${created.nodeId}?detail=true`, { token: admin() }))
+    .body;
+  const { parent: _parent, ...body } = detailed;
+  const updated = await api.call('PUT', `/api/v1/items/${created.nodeId}`, {
+    token: admin(),
+    body: { ...body, name: 'Versioned 2' },
+  });
+  return {
+    nodeId: created.nodeId as string,
+    first: created.nodeVersionId as string,
+    current: updated.body.nodeVersionId as string,
+  };
+}
+MATRIX['POST /api/v1/items/{nodeId}/publish'] = {
+  expected: expect6(401, 403, 403, 404, 200, 200),
+  call: async () => {
+    const { nodeId, current } = await documentWithHistory();
+    return { method: 'POST', path: `/api/v1/items/${nodeId}/publish`, body: { nodeVersionId: current } };
+  },
+};
+MATRIX['GET /api/v1/items/{nodeId}/versions'] = {
+  expected: expect6(401, 200, 200, 404, 200, 200),
+  call: async () => ({
+    method: 'GET',
+    path: `/api/v1/items/${(await documentWithHistory()).nodeId}/versions`,
+  }),
+};
+MATRIX['GET /api/v1/items/{nodeId}/versions/{nodeVersionId}'] = {
+  expected: expect6(401, 200, 200, 404, 200, 200),
+  call: async () => {
+    const { nodeId, first } = await documentWithHistory();
+    return { method: 'GET', path: `/api/v1/items/${nodeId}/versions/${first}` };
+  },
+};
+MATRIX['POST /api/v1/items/{nodeId}/versions/{nodeVersionId}/restore'] = {
+  expected: expect6(401, 403, 200, 404, 200, 200),
+  call: async () => {
+    const { nodeId, first, current } = await documentWithHistory();
+    return {
+      method: 'POST',
+      path: `/api/v1/items/${nodeId}/versions/${first}/restore`,
+      body: { nodeVersionId: current },
+    };
+  },
+};
 for (const typed of TYPED_RETRIEVES) {
   MATRIX[`GET /api/v1${typed.path}`] = {
     expected: expect6(401, 200, 200, 404, 200, 200),

@@ -8,12 +8,14 @@ import * as nodes from './nodes.ts';
 import * as process from './process.ts';
 import * as service from './service.ts';
 import * as uploads from './uploads.ts';
+import * as versions from './versions.ts';
 
 export const OPERATION_LIST = [
   ...Object.values(auth),
   ...Object.values(nodes),
   ...Object.values(process),
   ...Object.values(uploads),
+  ...Object.values(versions),
   ...Object.values(lists),
   ...Object.values(admin),
   ...Object.values(grants),

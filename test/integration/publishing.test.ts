@@ -1,0 +1,382 @@
+/**
+ * Publishing (spec §2.1, §3) and version history: the next major version, draft=false views of it, the
+ * next draft after it, recursive publishing all or nothing, a publish racing an update, and the history
+ * with one version read and an old one restored.
+ */
+import { describe, expect, it } from 'vitest';
+import { createNode, folder, urlDocument } from './helpers/library.ts';
+import { createUser, grant, PASSWORD } from './helpers/personas.ts';
+import { type ApiClient, withAdminSession } from './helpers/test-stack.ts';
+
+let api: ApiClient;
+let token: string;
+let environmentId: string;
+withAdminSession((session) => {
+  ({ api, token, environmentId } = session);
+});
+
+const publish = (
+  nodeId: string,
+  body: unknown,
+  query = '',
+  headers: Record<string, string> = {},
+  as = token,
+) => api.call('POST', `/api/v1/items/${nodeId}/publish${query}`, { token: as, body, headers });
+const retrieve = (nodeId: string, draft = true) =>
+  api.call('GET', `/api/v1/items/${nodeId}?draft=${draft}&detail=true`, { token });
+async function rename(nodeId: string, name: string) {
+  const current = (await retrieve(nodeId)).body;
+  const { parent: _parent, ...rest } = current;
+  const answer = await api.call('PUT', `/api/v1/items/${nodeId}`, { token, body: { ...rest, name } });
+  expect(answer.status).toBe(200);
+  return answer.body;
+}
+const newFolder = async (name: string) =>
+  (await createNode(api, token, folder(environmentId, name))).nodeId as string;
+
+describe('publishing', () => {
+  it('moves to the next major version, PUBLISHED, publishedNodeVersionId = nodeVersionId, shown by draft=false', async () => {
+    const folderId = await newFolder('Published');
+    const document = await createNode(api, token, urlDocument(folderId, 'Travel policy'));
+    expect((await retrieve(document.nodeId, false)).status).toBe(404);
+
+    const published = await publish(document.nodeId, { nodeVersionId: document.nodeVersionId });
+    expect(published.status).toBe(200);
+    const [node] = published.body;
+    expect(node).toMatchObject({ nodeId: document.nodeId, version: '1.0000', nodeStatus: 'PUBLISHED' });
+    expect(node.publishedNodeVersionId).toBe(node.nodeVersionId);
+    expect(node.nodeVersionId).not.toBe(document.nodeVersionId);
+
+    const view = await retrieve(document.nodeId, false);
+    expect(view.body).toMatchObject({ version: '1.0000', nodeStatus: 'PUBLISHED', name: 'Travel policy' });
+    const listed = await api.call('GET', `/api/v1/list/${folderId}?draft=false`, { token });
+    expect(
+      listed.body.results.map((r: { nodeId: string; version: string }) => [r.nodeId, r.version]),
+    ).toEqual([[document.nodeId, '1.0000']]);
+    const publishedList = await api.call(
+      'GET',
+      `/api/v1/list?draft=false&nodeType=DOCUMENT&nodeStatus=PUBLISHED`,
+      { token },
+    );
+    expect(publishedList.body.results.map((r: { nodeId: string }) => r.nodeId)).toContain(document.nodeId);
+
+    // A write starts the next draft; the published version stays readable as it was.
+    const edited = await rename(document.nodeId, 'Travel policy 2027');
+    expect(edited).toMatchObject({
+      version: '1.0001',
+      nodeStatus: 'IN_PROGRESS',
+      publishedNodeVersionId: node.nodeVersionId,
+    });
+    expect((await retrieve(document.nodeId, false)).body).toMatchObject({
+      name: 'Travel policy',
+      version: '1.0000',
+    });
+
+    const again = await publish(document.nodeId, {}, '', { 'if-match': `W/"${edited.nodeVersionId}"` });
+    expect(again.body[0]).toMatchObject({
+      version: '2.0000',
+      nodeStatus: 'PUBLISHED',
+      name: 'Travel policy 2027',
+    });
+    expect((await retrieve(document.nodeId, false)).body.name).toBe('Travel policy 2027');
+  });
+
+  it('counts published objects exactly in the governance maturity list', async () => {
+    const maturity = async () =>
+      (await api.call('GET', '/api/v1/governance/maturity-list', { token })).body.results.find(
+        (r: { facet: string }) => r.facet === 'document',
+      );
+    const before = await maturity();
+    const folderId = await newFolder('Counted');
+    const document = await createNode(api, token, urlDocument(folderId, 'Counted'));
+    await publish(document.nodeId, { nodeVersionId: document.nodeVersionId });
+    const after = await maturity();
+    expect(after.published).toBe((before?.published ?? 0) + 1);
+    expect(after.total).toBe((before?.total ?? 0) + 1);
+  });
+
+  it('needs the current version quoted, and the environment admin role', async () => {
+    const document = await createNode(api, token, urlDocument(await newFolder('Quoted'), 'Quoted'));
+    const unquoted = await publish(document.nodeId, {});
+    expect(unquoted.status).toBe(400);
+    expect(unquoted.body.errors[0]).toMatchObject({ path: '$.nodeVersionId', rule: 'required' });
+    const stale = await publish(document.nodeId, { nodeVersionId: '00000000-0000-4000-8000-000000000000' });
+    expect(stale.status).toBe(409);
+    expect(stale.body.code).toBe('VERSION_CONFLICT');
+    const staleMatch = await publish(document.nodeId, {}, '', {
+      'if-match': 'W/"00000000-0000-4000-8000-000000000000"',
+    });
+    expect(staleMatch.status).toBe(412);
+
+    const editorId = await createUser(api, token, 'publishing-editor');
+    await grant(api, token, environmentId, editorId, 'EDITOR');
+    const editor = await api.login('publishing-editor', PASSWORD);
+    const refused = await publish(document.nodeId, { nodeVersionId: document.nodeVersionId }, '', {}, editor);
+    expect(refused.status).toBe(403);
+    expect((await retrieve(document.nodeId)).body.nodeStatus).toBe('IN_PROGRESS');
+  });
+
+  it('publishes a folder with its subtree all together, and refuses a subtree beyond the limit, publishing nothing', async () => {
+    const folderId = await newFolder('Handbook');
+    const documents = await Promise.all(
+      ['A', 'B', 'C'].map((name) => createNode(api, token, urlDocument(folderId, name))),
+    );
+    const current = (await retrieve(folderId)).body;
+    const published = await publish(folderId, { nodeVersionId: current.nodeVersionId }, '?recursive=true');
+    expect(published.status).toBe(200);
+    expect(published.body.map((n: { nodeId: string }) => n.nodeId).sort()).toEqual(
+      [folderId, ...documents.map((d) => d.nodeId)].sort(),
+    );
+    for (const document of documents)
+      expect((await retrieve(document.nodeId, false)).body.version).toBe('1.0000');
+
+    const large = await newFolder('Large');
+    for (let i = 0; i < 41; i += 10) {
+      await Promise.all(
+        Array.from({ length: Math.min(10, 41 - i) }, (_, k) =>
+          createNode(api, token, urlDocument(large, `Doc ${i + k}`)),
+        ),
+      );
+    }
+    const largeFolder = (await retrieve(large)).body;
+    const refused = await publish(large, { nodeVersionId: largeFolder.nodeVersionId }, '?recursive=true');
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('PUBLISH_TOO_LARGE');
+    expect((await retrieve(large, false)).status).toBe(404);
+  });
+
+  it('publishes a process with its tasks: draft=false shows the published diagram', async () => {
+    const processes = await createNode(api, token, {
+      parent: { nodeId: environmentId },
+      '@type': 'NodeElement',
+      nodeType: 'PROCESS_SET',
+      name: 'Processes',
+    });
+    const process = await createNode(api, token, {
+      parent: { nodeId: processes.nodeId },
+      '@type': 'Process',
+      nodeType: 'PROCESS',
+      name: 'Order to cash',
+    });
+    const added = await api.call('POST', `/api/v1/process/nodes?process=${process.nodeId}`, {
+      token,
+      body: [
+        {
+          '@type': 'TaskNode',
+          nodeType: 'TASK',
+          name: 'Check',
+          sequenceNumber: 1,
+          topLeftX: 0,
+          topLeftY: 0,
+          width: 100,
+          height: 80,
+          editId: 'a',
+        },
+      ],
+    });
+    expect(added.status).toBe(200);
+    const current = (await retrieve(process.nodeId)).body;
+    const published = await publish(process.nodeId, { nodeVersionId: current.nodeVersionId });
+    expect(published.body).toHaveLength(2);
+    const diagram = await api.call('GET', `/api/v1/process/processes/${process.nodeId}?draft=false`, {
+      token,
+    });
+    expect(diagram.body).toMatchObject({ version: '1.0000', nodeStatus: 'PUBLISHED' });
+    expect(diagram.body.tasks).toEqual([
+      expect.objectContaining({ name: 'Check', version: '1.0000', nodeStatus: 'PUBLISHED' }),
+    ]);
+  });
+
+  it('a publish racing an update: one wins, the other is a 409, and no mixed state is left', async () => {
+    for (let round = 0; round < 4; round++) {
+      const document = await createNode(api, token, urlDocument(await newFolder(`Race ${round}`), 'Race'));
+      const detailed = (await retrieve(document.nodeId)).body;
+      const { parent: _parent, ...body } = detailed;
+      const [published, updated] = await Promise.all([
+        publish(document.nodeId, { nodeVersionId: document.nodeVersionId }),
+        api.call('PUT', `/api/v1/items/${document.nodeId}`, { token, body: { ...body, name: 'Renamed' } }),
+      ]);
+      expect([published.status, updated.status].sort()).toEqual([200, 409]);
+      const draft = (await retrieve(document.nodeId)).body;
+      const live = await retrieve(document.nodeId, false);
+      if (published.status === 200) {
+        expect(draft).toMatchObject({ version: '1.0000', nodeStatus: 'PUBLISHED', name: 'Race' });
+        expect(live.body).toMatchObject({ nodeVersionId: draft.nodeVersionId, name: 'Race' });
+      } else {
+        expect(draft).toMatchObject({ version: '0.0002', nodeStatus: 'IN_PROGRESS', name: 'Renamed' });
+        expect(live.status).toBe(404);
+      }
+    }
+  });
+});
+
+describe('version history', () => {
+  it('lists every version newest first, paged; reads one as it was; restores an old one as the next draft', async () => {
+    const document = await createNode(api, token, urlDocument(await newFolder('History'), 'First'));
+    await rename(document.nodeId, 'Second');
+    const third = await rename(document.nodeId, 'Third');
+    const [published] = (await publish(document.nodeId, { nodeVersionId: third.nodeVersionId })).body;
+    await rename(document.nodeId, 'Fourth');
+
+    const versions = async (query = '') =>
+      (await api.call('GET', `/api/v1/items/${document.nodeId}/versions${query}`, { token })).body;
+    const all = await versions();
+    expect(all.results.map((v: { version: string }) => v.version)).toEqual([
+      '1.0001',
+      '1.0000',
+      '0.0003',
+      '0.0002',
+      '0.0001',
+    ]);
+    expect(all.results[0]).toMatchObject({
+      current: true,
+      name: 'Fourth',
+      nodeStatus: 'IN_PROGRESS',
+      lastModifiedByName: 'admin',
+    });
+    expect(all.results[1]).toMatchObject({
+      current: false,
+      nodeStatus: 'PUBLISHED',
+      nodeVersionId: published.nodeVersionId,
+    });
+
+    const walked: string[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const page = await versions(`?pageSize=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.results.length).toBeLessThanOrEqual(2);
+      walked.push(...page.results.map((v: { version: string }) => v.version));
+      cursor = page.nextCursor;
+    }
+    expect(walked).toEqual(['1.0001', '1.0000', '0.0003', '0.0002', '0.0001']);
+
+    const first = all.results[4];
+    const old = await api.call('GET', `/api/v1/items/${document.nodeId}/versions/${first.nodeVersionId}`, {
+      token,
+    });
+    expect(old.body).toMatchObject({ name: 'First', version: '0.0001', url: expect.any(String) });
+    expect(
+      (
+        await api.call(
+          'GET',
+          `/api/v1/items/${document.nodeId}/versions/00000000-0000-4000-8000-000000000000`,
+          { token },
+        )
+      ).status,
+    ).toBe(404);
+
+    const restored = await api.call(
+      'POST',
+      `/api/v1/items/${document.nodeId}/versions/${first.nodeVersionId}/restore`,
+      {
+        token,
+        body: { nodeVersionId: all.results[0].nodeVersionId },
+      },
+    );
+    expect(restored.status).toBe(200);
+    expect(restored.body).toMatchObject({ name: 'First', version: '1.0002', nodeStatus: 'IN_PROGRESS' });
+    expect((await retrieve(document.nodeId, false)).body).toMatchObject({ name: 'Third', version: '1.0000' });
+    expect((await versions()).results.map((v: { name: string }) => v.name)).toEqual([
+      'First',
+      'Fourth',
+      'Third',
+      'Third',
+      'Second',
+      'First',
+    ]);
+  });
+
+  it('restoring an old version of a FILE document brings its file back', async () => {
+    const folderId = await newFolder('Files history');
+    const upload = (identifier: string, text: string) =>
+      api.call(
+        'POST',
+        `/upload/?${new URLSearchParams({ resumableIdentifier: identifier, resumableFilename: 'plan.txt', resumableChunkSize: '1', resumableChunkNumber: '1', resumableTotalSize: '1' })}`,
+        { token, rawBody: text, headers: { 'content-type': 'text/plain' } },
+      );
+    await upload('history-1', 'first plan');
+    const document = await createNode(api, token, {
+      parent: { nodeId: folderId },
+      '@type': 'Document',
+      nodeType: 'DOCUMENT',
+      name: 'Plan',
+      documentType: 'FILE',
+      fileInfo: { uploadIdentifier: 'history-1', name: 'plan.txt' },
+    });
+    await upload('history-2', 'second plan');
+    const detailed = (await retrieve(document.nodeId)).body;
+    const { parent: _parent, ...body } = detailed;
+    const replaced = await api.call('PUT', `/api/v1/items/${document.nodeId}`, {
+      token,
+      body: { ...body, fileInfo: { uploadIdentifier: 'history-2', name: 'plan.txt' } },
+    });
+    const content = async () =>
+      (await api.call('GET', `/api/v1/document/documents/${document.nodeId}/content`, { token })).text;
+    expect(await content()).toBe('second plan');
+    const old = await api.call('GET', `/api/v1/items/${document.nodeId}/versions/${document.nodeVersionId}`, {
+      token,
+    });
+    expect(old.body.fileInfo).toMatchObject({ uploadIdentifier: 'history-1', size: 10 });
+    await api.call('POST', `/api/v1/items/${document.nodeId}/versions/${document.nodeVersionId}/restore`, {
+      token,
+      body: { nodeVersionId: replaced.body.nodeVersionId },
+    });
+    expect(await content()).toBe('first plan');
+  });
+});
+
+describe('actions follow versions (spec §2.6)', () => {
+  it('on the next published version: none until the object is next published; on the latest: always the current one', async () => {
+    const document = await createNode(api, token, urlDocument(await newFolder('Reviewed'), 'Reviewed'));
+    const [first] = (await publish(document.nodeId, { nodeVersionId: document.nodeVersionId })).body;
+    const readerId = await createUser(api, token, 'action-reader');
+    await grant(api, token, environmentId, readerId, 'READER');
+    const assign = async (on: string) =>
+      (
+        await api.call('POST', '/api/v1/admin/actions', {
+          token,
+          body: {
+            actionType: 'REVIEW',
+            targetNodeId: document.nodeId,
+            users: [readerId],
+            dueDate: '2027-01-31',
+            on,
+          },
+        })
+      ).body[0];
+    const next = await assign('NEXT_PUBLISHED');
+    const latest = await assign('LATEST_PUBLISHED');
+    expect(next).toMatchObject({ onNextPublished: true, targetNodeVersionId: null, targetVersion: null });
+    expect(latest).toMatchObject({
+      onLatestPublished: true,
+      targetNodeVersionId: first.nodeVersionId,
+      targetVersion: '1.0000',
+    });
+
+    const edited = await rename(document.nodeId, 'Reviewed, edited');
+    const action = async (id: string) =>
+      (await api.call('GET', `/api/v1/admin/actions/${id}`, { token })).body;
+    expect((await action(next.actionId)).targetNodeVersionId).toBeNull();
+    const [second] = (await publish(document.nodeId, { nodeVersionId: edited.nodeVersionId })).body;
+    expect(await action(next.actionId)).toMatchObject({
+      targetNodeVersionId: second.nodeVersionId,
+      targetVersion: '2.0000',
+    });
+    expect(await action(latest.actionId)).toMatchObject({
+      targetNodeVersionId: second.nodeVersionId,
+      targetVersion: '2.0000',
+    });
+
+    // A third publish moves the latest, not the next (it was the one published after the assignment).
+    const again = await rename(document.nodeId, 'Reviewed, third');
+    const [third] = (await publish(document.nodeId, { nodeVersionId: again.nodeVersionId })).body;
+    expect((await action(next.actionId)).targetVersion).toBe('2.0000');
+    expect(await action(latest.actionId)).toMatchObject({
+      targetNodeVersionId: third.nodeVersionId,
+      targetVersion: '3.0000',
+    });
+    const reader = await api.login('action-reader', PASSWORD);
+    const mine = (await api.call('GET', '/api/v1/users/me/actions', { token: reader })).body.results;
+    expect(mine.find((a: { actionId: string }) => a.actionId === next.actionId).targetVersion).toBe('2.0000');
+  });
+});
