@@ -1,20 +1,14 @@
 /**
- * The bucket's side of uploads: chunks as they arrive, the file assembled from them (streamed, so memory
- * stays bounded whatever the file's size), and the file read back, whole, by range, or by a presigned URL.
+ * The bucket's side of uploads: chunks as they arrive, and the file assembled from them (streamed, so
+ * memory stays bounded whatever the file's size).
  */
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  NoSuchKey,
-  PutObjectCommand,
-  PutObjectTaggingCommand,
-} from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import { Upload as MultipartUpload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3 } from '#shared/clients/s3.ts';
 import { config } from '#shared/config/index.ts';
+import { tagFile } from './file-objects.ts';
 import { unlessUnavailable } from './s3-faults.ts';
 import { fileKey, UNATTACHED_TAG, uploadChunkKey } from './storage-layout.ts';
 
@@ -101,23 +95,6 @@ export async function assembleFile(
   return { size, sha256: hash.digest('hex') };
 }
 
-function tagFile(fileId: string, value: string) {
-  return unlessUnavailable(
-    s3().send(
-      new PutObjectTaggingCommand({
-        Bucket: config().bucketName,
-        Key: fileKey(fileId),
-        Tagging: { TagSet: [{ Key: UNATTACHED_TAG.Key, Value: value }] },
-      }),
-    ),
-  );
-}
-
-/** The file is held by a document: the bucket's expiry of unattached files no longer applies to it. */
-export async function markFileAttached(fileId: string): Promise<void> {
-  await tagFile(fileId, 'attached');
-}
-
 /** Removes an upload's chunks once its file is assembled (best effort: the bucket expires leftovers). */
 export async function deleteChunks(
   principalId: string,
@@ -137,37 +114,4 @@ export async function deleteChunks(
       )
       .catch(() => undefined);
   }
-}
-
-/** Bytes `start`..`end` (inclusive) of a file. */
-export async function readFileRange(fileId: string, start: number, end: number): Promise<Buffer> {
-  const { Body } = await unlessUnavailable(
-    s3().send(
-      new GetObjectCommand({
-        Bucket: config().bucketName,
-        Key: fileKey(fileId),
-        Range: `bytes=${start}-${end}`,
-      }),
-    ),
-  );
-  return Buffer.from(Body ? await Body.transformToByteArray() : []);
-}
-
-/** A URL that reads the file for `seconds`, answered with the headers given (S3 response overrides). */
-export function presignedFileUrl(
-  fileId: string,
-  headers: { contentType: string; contentDisposition: string },
-  seconds: number,
-): Promise<string> {
-  return getSignedUrl(
-    s3(),
-    new GetObjectCommand({
-      Bucket: config().bucketName,
-      Key: fileKey(fileId),
-      ResponseContentType: headers.contentType,
-      ResponseContentDisposition: headers.contentDisposition,
-      ResponseCacheControl: 'private, no-store',
-    }),
-    { expiresIn: seconds },
-  );
 }

@@ -49,7 +49,7 @@ import {
 import { can } from '#shared/domain/permissions.ts';
 import { ifMatchAllows } from '#shared/domain/preconditions.ts';
 import type { Caller } from '#shared/domain/user.ts';
-import { attachmentFor, claimLost } from './upload-attachments.ts';
+import type { attachmentFor, claimLost } from './upload-attachments.ts';
 
 const notFound = (nodeId: string) => new NotFoundError('NODE_NOT_FOUND', `No object with nodeId ${nodeId}`);
 
@@ -65,7 +65,20 @@ function checkedFields(
   return settable;
 }
 
-export async function createNode(caller: Caller, payload: CreateNodePayload): Promise<Node> {
+/**
+ * How FILE documents take their file from an upload (upload-attachments.ts). The create and update
+ * handlers pass it in; every other function, which never attaches a file, carries no S3 code for it.
+ */
+export interface FileAttacher {
+  attachmentFor: typeof attachmentFor;
+  claimLost: typeof claimLost;
+}
+
+export async function createNode(
+  caller: Caller,
+  payload: CreateNodePayload,
+  files?: FileAttacher,
+): Promise<Node> {
   const definition = nodeTypeDefinition(payload.nodeType);
   if (!definition) throw new Error(`nodeType ${payload.nodeType} passed validation but is not catalogued`);
   if (definition.systemRoot) {
@@ -89,7 +102,7 @@ export async function createNode(caller: Caller, payload: CreateNodePayload): Pr
   if (!can(caller, parent, 'create')) {
     throw new ForbiddenError(`Creating objects under ${parent.nodeId} needs the editor role there`);
   }
-  const attachment = await withAttachedFile(caller, settable);
+  const attachment = await withAttachedFile(caller, settable, files);
   const node = newNode(
     caller.principal,
     {
@@ -117,7 +130,7 @@ export async function createNode(caller: Caller, payload: CreateNodePayload): Pr
       throw parentNotFound(parent.nodeId, 'is being deleted or was deleted meanwhile');
     }
     if (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'claimUpload')) {
-      throw await claimLost(caller, settable.fields);
+      throw await (files as FileAttacher).claimLost(caller, settable.fields);
     }
     throw error;
   }
@@ -125,8 +138,15 @@ export async function createNode(caller: Caller, payload: CreateNodePayload): Pr
 }
 
 /** A FILE document's file: attached from the caller's upload (or kept), recorded in its fields. */
-async function withAttachedFile(caller: Caller, settable: SettableFields, current?: Node) {
-  const attachment = await attachmentFor(caller, settable.fields, current);
+async function withAttachedFile(
+  caller: Caller,
+  settable: SettableFields,
+  files: FileAttacher | undefined,
+  current?: Node,
+) {
+  if (settable.fields.documentType !== 'FILE') return null;
+  if (!files) throw new Error('This function was built without file attachments, but writes a FILE document');
+  const attachment = await files.attachmentFor(caller, settable.fields, current);
   if (attachment) settable.fields = { ...settable.fields, fileInfo: attachment.fileInfo };
   return attachment;
 }
@@ -268,6 +288,7 @@ export async function updateNode(
   nodeId: string,
   payload: UpdateNodePayload,
   ifMatch: string | undefined,
+  files?: FileAttacher,
 ): Promise<Node> {
   if (payload.nodeId !== nodeId) {
     throw new ValidationError([
@@ -295,13 +316,13 @@ export async function updateNode(
   if (current.system && payload.name.trim() !== current.name) {
     throw new ConflictError('SYSTEM_NODE_PROTECTED', 'System nodes keep the name they were created with');
   }
-  const attachment = await withAttachedFile(caller, settable, current);
+  const attachment = await withAttachedFile(caller, settable, files, current);
   const updated: Node = { ...nextVersionOf(current, caller, timestamp()), ...settable };
   try {
     await replaceWorkingCopy(current, updated, attachment?.claim(nodeId, updated.modificationDate));
   } catch (error) {
     if (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'claimUpload')) {
-      throw await claimLost(caller, settable.fields);
+      throw await (files as FileAttacher).claimLost(caller, settable.fields);
     }
     throw error;
   }

@@ -4,16 +4,17 @@
  * under. The document records the file's name, size, declared type and SHA-256; the upload is claimed in
  * the same transaction as the document's write, so it is attached at most once.
  */
+
+import { markFileAttached } from '#shared/data/file-objects.ts';
 import type { NodeWrite } from '#shared/data/node-write-path.ts';
-import { markFileAttached } from '#shared/data/upload-objects.ts';
 import { findUpload } from '#shared/data/upload-repository.ts';
 import { BadRequestError, ConflictError } from '#shared/domain/errors.ts';
 import { storedFileName } from '#shared/domain/file-names.ts';
 import type { Node } from '#shared/domain/node.ts';
 import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
 import { type Upload, uploadKeyOf } from '#shared/domain/uploads/upload.ts';
+import { unknownUpload } from '#shared/domain/uploads/upload-errors.ts';
 import type { Caller } from '#shared/domain/user.ts';
-import { unknownUpload } from './upload-service.ts';
 
 export interface Attachment {
   /** The fileInfo the document stores. */

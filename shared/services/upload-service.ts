@@ -5,12 +5,7 @@
 
 import { putChunk } from '#shared/data/upload-objects.ts';
 import { countOpenUploads, findUpload, recordChunk, startUpload } from '#shared/data/upload-repository.ts';
-import {
-  BadRequestError,
-  type FieldError,
-  NotFoundError,
-  ServiceUnavailableError,
-} from '#shared/domain/errors.ts';
+import { BadRequestError, type FieldError, ServiceUnavailableError } from '#shared/domain/errors.ts';
 import { timestamp } from '#shared/domain/node.ts';
 import {
   type ChunkPlan,
@@ -20,6 +15,7 @@ import {
   UPLOAD_LIMITS,
 } from '#shared/domain/uploads/chunk-rules.ts';
 import { UPLOAD_RETENTION, type Upload, uploadKeyOf } from '#shared/domain/uploads/upload.ts';
+import { unknownUpload } from '#shared/domain/uploads/upload-errors.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { assembleCompletedUpload, assembleInBackground } from './upload-assembly.ts';
 
@@ -185,16 +181,4 @@ function uploadClosed(upload: Upload): BadRequestError {
       },
     ],
   );
-}
-
-export function unknownUpload(identifier: string, where: 'path' | 'query' | 'body' = 'query'): NotFoundError {
-  const path =
-    where === 'path'
-      ? '$.identifier'
-      : where === 'query'
-        ? '$.resumableIdentifier'
-        : '$.fileInfo.uploadIdentifier';
-  return new NotFoundError('UPLOAD_NOT_FOUND', `You have no upload with identifier ${identifier}`, [
-    { in: where, path, rule: 'exists', message: 'must be the identifier of one of your uploads (unexpired)' },
-  ]);
 }

@@ -12,7 +12,7 @@ export interface CapacityFigures {
   writeCapacityUnits: number;
 }
 
-export async function measureCapacity({ api, token, lastLine }: BenchStack): Promise<{
+export async function measureCapacity({ api, token, lastLine, stack }: BenchStack): Promise<{
   operations: CapacityFigures[];
   sessionCheck: CapacityFigures;
   authCost: AuthCost;
@@ -42,8 +42,9 @@ export async function measureCapacity({ api, token, lastLine }: BenchStack): Pro
     },
   });
   record('update');
-  // Measured while the node exists; log lines of these in-process calls are not read.
-  const authCost = await measureAuthCost(created.body.nodeId, token);
+  // Measured while the node exists, with the stack's configuration (as its functions run); log lines of
+  // these in-process calls are not read.
+  const authCost = await stack.run(() => measureAuthCost(created.body.nodeId, token));
   await api.call('DELETE', `/api/v1/items/${created.body.nodeId}`, { token, body: {} });
   record('delete (one node)');
 
@@ -51,7 +52,7 @@ export async function measureCapacity({ api, token, lastLine }: BenchStack): Pro
   const { metered } = await import('#shared/clients/capacity-meter.ts');
   const { findSessionWithUser } = await import('#shared/data/session-repository.ts');
   const claims = JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString());
-  const { consumed } = await metered(() => findSessionWithUser(claims.sid, claims.sub));
+  const { consumed } = await stack.run(() => metered(() => findSessionWithUser(claims.sid, claims.sub)));
   return {
     operations: figures,
     sessionCheck: { operation: 'session check', ...consumed },
