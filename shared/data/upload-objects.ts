@@ -8,7 +8,7 @@ import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } f
 import { Upload as MultipartUpload } from '@aws-sdk/lib-storage';
 import { s3 } from '#shared/clients/s3.ts';
 import { config } from '#shared/config/index.ts';
-import { tagFile } from './file-objects.ts';
+import { tagFile } from './file-tags.ts';
 import { unlessUnavailable } from './s3-faults.ts';
 import { fileKey, UNATTACHED_TAG, uploadChunkKey } from './storage-layout.ts';
 

@@ -3,7 +3,7 @@
  * answer itself (a Lambda answer holds 6 MB, base64 a third more), anything larger through a short-lived
  * presigned URL that answers the same safe headers.
  */
-import { presignedFileUrl, readFileRange } from '#shared/data/file-objects.ts';
+import { presignedFileUrl, readFileRange } from '#shared/data/file-reads.ts';
 import { type ByteRange, byteRangeOf } from '#shared/domain/byte-range.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
 import { attachmentDisposition, servingContentType } from '#shared/domain/file-names.ts';

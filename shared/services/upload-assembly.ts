@@ -4,14 +4,14 @@
  * invoked asynchronously, so no request waits past API Gateway's 30 s. Whoever assembles holds a lease on
  * the upload: a crashed assembly's lease runs out and the next look at the upload starts another.
  */
-import { InvokeCommand } from '@aws-sdk/client-lambda';
-import { lambda } from '#shared/clients/lambda.ts';
-import { config } from '#shared/config/index.ts';
 import { assembleFile, ChunkMissingError, deleteChunks } from '#shared/data/upload-objects.ts';
 import { endAssembly, takeForAssembly } from '#shared/data/upload-repository.ts';
 import { ServiceUnavailableError } from '#shared/domain/errors.ts';
 import { newId } from '#shared/domain/node.ts';
 import type { Upload } from '#shared/domain/uploads/upload.ts';
+import { type AssemblyJob, assembleInBackground } from './upload-dispatch.ts';
+
+export type { AssemblyJob };
 
 /** Files up to this size are assembled in the request that completes them (a few seconds at most). */
 export const INLINE_ASSEMBLY_MAX_BYTES = 8 * 1024 * 1024;
@@ -19,10 +19,6 @@ export const INLINE_ASSEMBLY_MAX_BYTES = 8 * 1024 * 1024;
 export const ASSEMBLY_LEASE_MS = { inline: 60_000, background: 16 * 60_000 } as const;
 
 export type AssemblyMode = keyof typeof ASSEMBLY_LEASE_MS;
-export interface AssemblyJob {
-  principalId: string;
-  uploadKey: string;
-}
 
 /** `retry`: a fault worth retrying; the lease is given back so another attempt can take the upload. */
 export type AssemblyOutcome = 'complete' | 'failed' | 'taken' | 'retry';
@@ -76,28 +72,6 @@ export async function assembleUpload(
 function sizeMismatch(upload: Upload, size: number): string | undefined {
   if (upload.totalChunks === 1 || size === upload.totalSize) return undefined;
   return `the chunks hold ${size} bytes, not the ${upload.totalSize} announced (resumableTotalSize)`;
-}
-
-/** Hands the assembly to the assembly function, asynchronously (Lambda retries it twice on failure). */
-export async function assembleInBackground(job: AssemblyJob): Promise<void> {
-  const functionName = config().assembleUploadFunction;
-  if (!functionName)
-    throw new Error('ASSEMBLE_UPLOAD_FUNCTION is not set: large uploads cannot be assembled');
-  try {
-    await lambda().send(
-      new InvokeCommand({
-        FunctionName: functionName,
-        InvocationType: 'Event',
-        Payload: Buffer.from(JSON.stringify(job)),
-      }),
-    );
-  } catch (error) {
-    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0;
-    if (status === 429 || status >= 500 || (error as { $retryable?: unknown }).$retryable) {
-      throw new ServiceUnavailableError('The file could not be handed to assembly yet; retry');
-    }
-    throw error;
-  }
 }
 
 /** Assembles now when the file is small, else in the background; a retryable fault now moves it there. */

@@ -5,7 +5,7 @@
  * the same transaction as the document's write, so it is attached at most once.
  */
 
-import { markFileAttached } from '#shared/data/file-objects.ts';
+import { markFileAttached } from '#shared/data/file-tags.ts';
 import type { NodeWrite } from '#shared/data/node-write-path.ts';
 import { findUpload } from '#shared/data/upload-repository.ts';
 import { BadRequestError, ConflictError } from '#shared/domain/errors.ts';

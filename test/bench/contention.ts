@@ -32,6 +32,7 @@ const EMULATOR_FILES = [
   'item-locks.ts',
   'key-schemas.ts',
   'local-dynamodb.ts',
+  'read-body.ts',
 ];
 
 export interface LoadResult {

@@ -1,30 +1,10 @@
-/**
- * Assembled files in the bucket: their tag (unattached files expire, attached ones stay), and reading them
- * back, by range or through a presigned URL.
- */
-import { GetObjectCommand, PutObjectTaggingCommand } from '@aws-sdk/client-s3';
+/** Reading an assembled file back: by range, or through a presigned URL. */
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3 } from '#shared/clients/s3.ts';
 import { config } from '#shared/config/index.ts';
 import { unlessUnavailable } from './s3-faults.ts';
-import { fileKey, UNATTACHED_TAG } from './storage-layout.ts';
-
-export function tagFile(fileId: string, value: string) {
-  return unlessUnavailable(
-    s3().send(
-      new PutObjectTaggingCommand({
-        Bucket: config().bucketName,
-        Key: fileKey(fileId),
-        Tagging: { TagSet: [{ Key: UNATTACHED_TAG.Key, Value: value }] },
-      }),
-    ),
-  );
-}
-
-/** The file is held by a document: the bucket's expiry of unattached files no longer applies to it. */
-export async function markFileAttached(fileId: string): Promise<void> {
-  await tagFile(fileId, 'attached');
-}
+import { fileKey } from './storage-layout.ts';
 
 /** Bytes `start`..`end` (inclusive) of a file. */
 export async function readFileRange(fileId: string, start: number, end: number): Promise<Buffer> {
