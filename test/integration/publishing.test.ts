@@ -303,6 +303,7 @@ describe('version history', () => {
       documentType: 'FILE',
       fileInfo: { uploadIdentifier: 'history-1', name: 'plan.txt' },
     });
+    await publish(document.nodeId, { nodeVersionId: document.nodeVersionId });
     await upload('history-2', 'second plan');
     const detailed = (await retrieve(document.nodeId)).body;
     const { parent: _parent, ...body } = detailed;
@@ -313,14 +314,28 @@ describe('version history', () => {
     const content = async () =>
       (await api.call('GET', `/api/v1/document/documents/${document.nodeId}/content`, { token })).text;
     expect(await content()).toBe('second plan');
+    // draft=false downloads the published version's file.
+    const published = await api.call(
+      'GET',
+      `/api/v1/document/documents/${document.nodeId}/content?draft=false`,
+      {
+        token,
+      },
+    );
+    expect(published.text).toBe('first plan');
     const old = await api.call('GET', `/api/v1/items/${document.nodeId}/versions/${document.nodeVersionId}`, {
       token,
     });
     expect(old.body.fileInfo).toMatchObject({ uploadIdentifier: 'history-1', size: 10 });
-    await api.call('POST', `/api/v1/items/${document.nodeId}/versions/${document.nodeVersionId}/restore`, {
-      token,
-      body: { nodeVersionId: replaced.body.nodeVersionId },
-    });
+    const restored = await api.call(
+      'POST',
+      `/api/v1/items/${document.nodeId}/versions/${document.nodeVersionId}/restore`,
+      {
+        token,
+        body: { nodeVersionId: replaced.body.nodeVersionId },
+      },
+    );
+    expect(restored.status).toBe(200);
     expect(await content()).toBe('first plan');
   });
 });
