@@ -26,6 +26,8 @@ import {
   sessionKey,
   sessionsIndexKeys,
   settingsKey,
+  trashEntryKey,
+  trashedChildKey,
   uploadItemKey,
   userActionsIndexKeys,
   userKey,
@@ -104,6 +106,33 @@ export const uploads = defineEntity({
   keys: (upload, principalId: string) => uploadItemKey(principalId, uploadKeyOf(upload.identifier)),
   // DynamoDB refuses an empty set: an upload with no chunk yet has no `chunks` attribute.
   store: ({ chunks, ...upload }) => (chunks.size > 0 ? { ...upload, chunks } : upload),
+});
+
+/** A deleted subtree in the trash: its root as it was, who deleted it and when (expires: see trash-service). */
+export const trashEntries = defineEntity({
+  name: 'TrashEntry',
+  // expiresAtEpoch is the table's TTL attribute (table-schema.ts).
+  schema: z.object({
+    nodeId: z.string(),
+    nodeType: z.string(),
+    name: z.string(),
+    parentId: z.nullable(z.string()),
+    environmentId: z.string(),
+    ancestorIds: z.array(z.string()),
+    deletedAt: z.string(),
+    deletedByName: z.nullable(z.string()),
+    nodes: z.number(),
+    expiresAtEpoch: z.number(),
+  }),
+  keys: (entry) => trashEntryKey(entry.deletedAt, entry.nodeId),
+});
+export type TrashEntry = ReturnType<typeof trashEntries.fromItem>;
+
+/** A child deleted with a subtree (trashedChildKey). */
+export const trashedChildren = defineEntity({
+  name: 'TrashedChild',
+  schema: z.object({ childId: z.string(), nodeType: z.string() }),
+  keys: (link, parentId: string, rootId: string) => trashedChildKey(parentId, rootId, link.childId),
 });
 
 export const users = defineEntity({

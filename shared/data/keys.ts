@@ -27,6 +27,30 @@ export const childLinkKey = (parentId: string, childId: string) => ({
 });
 export const CHILD_LINK_PREFIX = 'CHILD#';
 
+/**
+ * A child deleted with the subtree of `rootId`, recorded in its parent's partition where its live link
+ * was, so the subtree can be found again to restore or purge it.
+ */
+export const trashedChildKey = (parentId: string, rootId: string, childId: string) => ({
+  PK: `NODE#${parentId}`,
+  SK: `${trashedChildPrefix(rootId)}${childId}`,
+});
+export const trashedChildPrefix = (rootId: string) => `TRASHED#${rootId}#`;
+/** An edge removed with the subtree of `rootId`, kept in its process's partition until restore or purge. */
+export const trashedEdgeKey = (processId: string, rootId: string, edgeId: string) => ({
+  PK: `NODE#${processId}`,
+  SK: `${trashedEdgePrefix(rootId)}${edgeId}`,
+});
+export const trashedEdgePrefix = (rootId: string) => `TRASHEDEDGE#${rootId}#`;
+/** The trash: one entry per deleted subtree, newest first by deletion time. */
+export const TRASH_PARTITION = 'TRASH';
+/** Where a deleted root's trash entry is, in the root's own partition (deletedAt names the entry). */
+export const trashPointerKey = (rootId: string) => ({ PK: `NODE#${rootId}`, SK: 'TRASH' });
+export const trashEntryKey = (deletedAt: string, rootId: string) => ({
+  PK: TRASH_PARTITION,
+  SK: `${deletedAt}#${rootId}`,
+});
+
 /** An edge of a process's diagram, in the process's partition (read with its tasks' links). */
 export const edgeKey = (processId: string, edgeId: string) => ({
   PK: `NODE#${processId}`,

@@ -17,8 +17,17 @@ import { ConflictError } from '#shared/domain/errors.ts';
 import type { Node, NodeStatus } from '#shared/domain/node.ts';
 import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import { UPLOAD_RETENTION } from '#shared/domain/uploads/upload.ts';
-import { conditionally } from './conditional-writes.ts';
-import { childLinks, diagramBatches, edges, nodes, nodeVersions } from './entities.ts';
+import { conditionally, writtenIfHeld } from './conditional-writes.ts';
+import {
+  childLinks,
+  diagramBatches,
+  edges,
+  nodes,
+  nodeVersions,
+  type TrashEntry,
+  trashEntries,
+  trashedChildren,
+} from './entities.ts';
 import { claimItem } from './idempotency-repository.ts';
 import {
   childLinkKey,
@@ -27,6 +36,10 @@ import {
   diagramBatchKey,
   edgeKey,
   nodeKey,
+  trashEntryKey,
+  trashedChildKey,
+  trashedEdgeKey,
+  trashPointerKey,
   uploadItemKey,
 } from './keys.ts';
 import { COUNT_SHARDS, type CountDeltas, countNode, countUpdates, pickShard } from './node-counts.ts';
@@ -46,6 +59,8 @@ export type NodeWrite =
       previousStatus?: NodeStatus;
       /** The version being replaced, to keep in the history (see keepVersions). */
       previous?: Node;
+      /** A delete of the subtree of this root: the node's link moves to the trash (trashedChildKey). */
+      trashRootId?: string;
     }
   /** The published copy of a node becomes `node` (written with the replace of its working copy). */
   | { kind: 'publish'; node: Node }
@@ -74,7 +89,15 @@ export type NodeWrite =
   | { kind: 'discardBatch'; processId: string; batchId: string }
   /** An edge of a process's diagram (with a batchId, staged with its batch). */
   | { kind: 'putEdge'; processId: string; edge: StoredEdge & { batchId?: string } }
-  | { kind: 'deleteEdge'; processId: string; edgeId: string }
+  | { kind: 'deleteEdge'; processId: string; edgeId: string; trash?: { rootId: string; edge: StoredEdge } }
+  /** A deleted subtree enters the trash (written with its root's delete, the last commit). */
+  | { kind: 'trashEntry'; entry: TrashEntry }
+  /** A deleted node of the subtree of `rootId` is live again, under its parent, and counted. */
+  | { kind: 'restore'; node: Node; expectedNodeVersionId: string; rootId: string }
+  | { kind: 'restorePublished'; nodeId: string }
+  | { kind: 'restoreEdge'; processId: string; rootId: string; edge: StoredEdge }
+  /** The subtree left the trash (restored or purged). */
+  | { kind: 'untrash'; deletedAt: string; rootId: string }
   /**
    * A document takes the uploader's assembled file: the upload becomes attached to it, if it is still
    * complete and unexpired (so an upload is attached at most once).
@@ -181,8 +204,64 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
       ];
     case 'putEdge':
       return [{ Put: { TableName, Item: edges.toItem(write.edge, write.processId) } }];
-    case 'deleteEdge':
-      return [{ Delete: { TableName, Key: edgeKey(write.processId, write.edgeId) } }];
+    case 'deleteEdge': {
+      const remove: TransactItem = { Delete: { TableName, Key: edgeKey(write.processId, write.edgeId) } };
+      if (!write.trash) return [remove];
+      const { rootId, edge } = write.trash;
+      const kept = {
+        ...edges.toItem(edge, write.processId),
+        ...trashedEdgeKey(write.processId, rootId, edge.edgeId),
+        entity: 'TrashedEdge',
+      };
+      return [remove, { Put: { TableName, Item: kept } }];
+    }
+    case 'trashEntry': {
+      const pointer = { ...trashPointerKey(write.entry.nodeId), deletedAt: write.entry.deletedAt };
+      return [
+        { Put: { TableName, Item: trashEntries.toItem(write.entry) } },
+        { Put: { TableName, Item: pointer } },
+      ];
+    }
+    case 'untrash':
+      return [
+        { Delete: { TableName, Key: trashEntryKey(write.deletedAt, write.rootId) } },
+        { Delete: { TableName, Key: trashPointerKey(write.rootId) } },
+      ];
+    case 'restore': {
+      const { node } = write;
+      const put: TransactItem = {
+        Put: {
+          TableName,
+          Item: nodes.toItem(node),
+          ConditionExpression: 'nodeVersionId = :expected AND deleted = :true',
+          ExpressionAttributeValues: { ':expected': write.expectedNodeVersionId, ':true': true },
+        },
+      };
+      if (!node.parentId) return [put];
+      const link = childLinks.toItem({ childId: node.nodeId, nodeType: node.nodeType }, node.parentId);
+      return [
+        put,
+        { Put: { TableName, Item: link } },
+        { Delete: { TableName, Key: trashedChildKey(node.parentId, write.rootId, node.nodeId) } },
+      ];
+    }
+    case 'restorePublished':
+      return [
+        {
+          Update: {
+            TableName,
+            Key: nodeKey(write.nodeId, 'PUBLISHED'),
+            UpdateExpression: 'SET deleted = :false',
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeValues: { ':false': false },
+          },
+        },
+      ];
+    case 'restoreEdge':
+      return [
+        { Put: { TableName, Item: edges.toItem(write.edge, write.processId) } },
+        { Delete: { TableName, Key: trashedEdgeKey(write.processId, write.rootId, write.edge.edgeId) } },
+      ];
     case 'replace': {
       const { node } = write;
       const put: TransactItem = {
@@ -194,7 +273,14 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
         },
       };
       if (!node.deleted || !node.parentId) return [put];
-      return [put, { Delete: { TableName, Key: childLinkKey(node.parentId, node.nodeId) } }];
+      const unlink: TransactItem = { Delete: { TableName, Key: childLinkKey(node.parentId, node.nodeId) } };
+      if (!write.trashRootId) return [put, unlink];
+      const trashed = trashedChildren.toItem(
+        { childId: node.nodeId, nodeType: node.nodeType },
+        node.parentId,
+        write.trashRootId,
+      );
+      return [put, unlink, { Put: { TableName, Item: trashed } }];
     }
     case 'deletePublished':
       return [
@@ -289,7 +375,8 @@ function countItems(
 function countDeltasOf(writes: NodeWrite[]): CountDeltas {
   const deltas: CountDeltas = new Map();
   for (const write of writes) {
-    if (write.kind === 'create') countNode(deltas, write.node, write.node.nodeStatus, 1);
+    if (write.kind === 'create' || write.kind === 'restore')
+      countNode(deltas, write.node, write.node.nodeStatus, 1);
     if (write.kind === 'commitBatch')
       for (const node of write.staged) countNode(deltas, node, node.nodeStatus, 1);
     if (write.kind !== 'replace') continue;
@@ -415,6 +502,30 @@ async function keepVersions(writes: NodeWrite[], TableName: string): Promise<voi
   await Promise.all(
     replaced.map((previous) =>
       dynamoDb().send(new PutCommand({ TableName, Item: nodeVersions.toItem(previous) })),
+    ),
+  );
+}
+
+/**
+ * A restored node takes creates again: the lease its delete set (until `deletedAt` plus the lease time)
+ * is lifted on every shard. A later delete's lease runs past that and stays.
+ */
+export async function releaseDeleteLease(nodeId: string, leaseEndedBy: string): Promise<void> {
+  const TableName = config().tableName;
+  await Promise.all(
+    Array.from({ length: COUNT_SHARDS }, (_, shard) =>
+      writtenIfHeld(
+        dynamoDb().send(
+          new UpdateCommand({
+            TableName,
+            Key: countsKey(nodeId, shard),
+            UpdateExpression: 'REMOVE #lease',
+            ConditionExpression: '#lease <= :until',
+            ExpressionAttributeNames: { '#lease': DELETE_LEASE_ATTRIBUTE },
+            ExpressionAttributeValues: { ':until': leaseEndedBy },
+          }),
+        ),
+      ),
     ),
   );
 }

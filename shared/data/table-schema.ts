@@ -25,6 +25,8 @@ import { LIST_INDEXES, LIST_PROJECTED_ATTRIBUTES } from './list-indexes.ts';
  * | batches of a process (diagram-batches)| PK=NODE#<process>, SK begins_with BATCH#        |
  * | idempotency key of a request          | PK=IDEMPOTENCY#<principal>#<key hash>           |
  * | a user's upload / their open uploads  | PK=USER#<principalId>, SK (begins_with) UPLOAD# |
+ * | the trash, newest first               | PK=TRASH, SK=<deletedAt>#<rootId>               |
+ * | children / edges a delete took        | PK=NODE#<parent>, SK begins_with TRASHED#<root># |
  * | list pages (parent, environment, type | 12 list indexes, see list-indexes.ts            |
  * |   scopes × 4 sort keys)               |                                                 |
  * Deleted nodes lose their list attributes, so lists skip them without filtering.

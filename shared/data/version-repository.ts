@@ -27,3 +27,15 @@ export async function versionsPage(
     ...(page.next ? { next: page.next } : {}),
   };
 }
+
+/** Every earlier version of a node (for a purge, which removes their files too). */
+export async function findVersionsOf(nodeId: string): Promise<Node[]> {
+  const versions: Node[] = [];
+  let after: string | undefined;
+  do {
+    const page = await versionsPage(nodeId, 100, after);
+    versions.push(...page.versions);
+    after = page.next;
+  } while (after);
+  return versions;
+}

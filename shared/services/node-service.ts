@@ -4,6 +4,7 @@
  */
 
 import { findEdges } from '#shared/data/edge-repository.ts';
+import type { TrashEntry } from '#shared/data/entities.ts';
 import { findLiveChildIds, findNode, findNodes } from '#shared/data/node-repository.ts';
 import {
   commitBatches,
@@ -48,6 +49,7 @@ import {
 } from '#shared/domain/node-types.ts';
 import { can } from '#shared/domain/permissions.ts';
 import { ifMatchAllows } from '#shared/domain/preconditions.ts';
+import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import type { attachmentFor, claimLost } from './upload-attachments.ts';
 
@@ -360,10 +362,10 @@ export async function replaceWorkingCopy(current: Node, next: Node, along: NodeW
 }
 
 /** How long a subtree delete keeps creates out of the nodes it reads: longer than a function may run. */
-const DELETE_LEASE_MS = 60_000;
+export const DELETE_LEASE_MS = 60_000;
 
 /** Node types that can hold children (from the catalogue): only their children are read and guarded. */
-const CONTAINER_TYPES: ReadonlySet<string> = new Set(NODE_TYPES.flatMap((type) => type.parents));
+export const CONTAINER_TYPES: ReadonlySet<string> = new Set(NODE_TYPES.flatMap((type) => type.parents));
 
 /**
  * The live subtree under `root`, level by level (root first). Each level's containers are leased first and
@@ -395,7 +397,7 @@ interface DeletionStep {
  * The edges a subtree delete removes, by the node they go with: all of a deleted process's, and those
  * touching a deleted task of a process that stays.
  */
-async function edgeRemovalsFor(subtree: Node[]): Promise<Map<string, NodeWrite[]>> {
+async function edgeRemovalsFor(subtree: Node[], rootId: string): Promise<Map<string, NodeWrite[]>> {
   const inSubtree = new Set(subtree.map((node) => node.nodeId));
   const removals = new Map<string, NodeWrite[]>();
   const processes = subtree.filter((node) => node.nodeType === 'PROCESS');
@@ -410,45 +412,70 @@ async function edgeRemovalsFor(subtree: Node[]): Promise<Map<string, NodeWrite[]
   );
   // An edge between two deleted tasks goes with the first of them, once.
   const claimed = new Set<string>();
-  const remove = (nodeId: string, processId: string, edgeIds: string[]) => {
-    const unclaimed = edgeIds.filter((edgeId) => !claimed.has(edgeId));
-    for (const edgeId of unclaimed) claimed.add(edgeId);
+  // Each edge is kept in the trash with the subtree, to come back with a restore.
+  const remove = (nodeId: string, processId: string, removed: StoredEdge[]) => {
+    const unclaimed = removed.filter((edge) => !claimed.has(edge.edgeId));
+    for (const edge of unclaimed) claimed.add(edge.edgeId);
     removals.set(nodeId, [
       ...(removals.get(nodeId) ?? []),
-      ...unclaimed.map((edgeId): NodeWrite => ({ kind: 'deleteEdge', processId, edgeId })),
+      ...unclaimed.map(
+        (edge): NodeWrite => ({
+          kind: 'deleteEdge',
+          processId,
+          edgeId: edge.edgeId,
+          trash: { rootId, edge },
+        }),
+      ),
     ]);
   };
   for (const process of processes) {
-    remove(
-      process.nodeId,
-      process.nodeId,
-      (edgesByProcess.get(process.nodeId) ?? []).map((e) => e.edgeId),
-    );
+    remove(process.nodeId, process.nodeId, edgesByProcess.get(process.nodeId) ?? []);
   }
   for (const task of tasksOfKeptProcesses) {
     const processId = task.parentId as string;
     const touching = (edgesByProcess.get(processId) ?? []).filter(
       (edge) => edge.sourceNodeId === task.nodeId || edge.targetNodeId === task.nodeId,
     );
-    remove(
-      task.nodeId,
-      processId,
-      touching.map((edge) => edge.edgeId),
-    );
+    remove(task.nodeId, processId, touching);
   }
   return removals;
 }
 
-/** Writes of one node's soft delete, kept together in one commit. */
-function deletionWrites(node: Node, caller: Caller, at: string): DeletionStep & { deleted: Node } {
+/** Writes of one node's soft delete with the subtree of `rootId`, kept together in one commit. */
+function deletionWrites(
+  node: Node,
+  caller: Caller,
+  at: string,
+  rootId: string,
+): DeletionStep & { deleted: Node } {
   const deleted: Node = { ...nextVersionOf(node, caller, at), nodeStatus: node.nodeStatus, deleted: true };
-  const writes: NodeWrite[] = [{ kind: 'replace', node: deleted, expectedNodeVersionId: node.nodeVersionId }];
+  const writes: NodeWrite[] = [
+    { kind: 'replace', node: deleted, expectedNodeVersionId: node.nodeVersionId, trashRootId: rootId },
+  ];
   if (node.publishedNodeVersionId)
     writes.push({ kind: 'deletePublished', nodeId: node.nodeId, modificationDate: at });
   return { deleted, writes };
 }
 
 const DELETE_ATTEMPTS = 3;
+
+/** How long a deleted subtree can be restored (its trash entry's TTL). */
+export const TRASH_RETENTION_DAYS = 30;
+
+function trashEntryOf(root: Node, caller: Caller, at: string, count: number): TrashEntry {
+  return {
+    nodeId: root.nodeId,
+    nodeType: root.nodeType,
+    name: root.name,
+    parentId: root.parentId ?? null,
+    environmentId: root.environmentId,
+    ancestorIds: root.ancestorIds ?? [],
+    deletedAt: at,
+    deletedByName: caller.principal.name,
+    nodes: count,
+    expiresAtEpoch: Math.floor(Date.parse(at) / 1000) + TRASH_RETENTION_DAYS * 24 * 3600,
+  };
+}
 
 /**
  * Soft-deletes a node and its whole subtree. Up to 100 writes commit all-or-nothing; a larger subtree
@@ -477,14 +504,17 @@ export async function deleteNode(
     const at = timestamp();
     try {
       const subtree = await collectSubtree(root, at);
-      const edgeRemovals = await edgeRemovalsFor(subtree);
+      const edgeRemovals = await edgeRemovalsFor(subtree, root.nodeId);
       // Deepest first, each node after the removal of its edges; the root goes last.
       const plan = [...subtree]
         .reverse()
         .flatMap((node): DeletionStep[] => [
           ...(edgeRemovals.get(node.nodeId) ?? []).map((write) => ({ writes: [write] })),
-          deletionWrites(node, caller, at),
+          deletionWrites(node, caller, at, root.nodeId),
         ]);
+      // The root's commit, the last, puts the subtree in the trash.
+      const rootStep = plan.at(-1) as DeletionStep;
+      rootStep.writes.push({ kind: 'trashEntry', entry: trashEntryOf(root, caller, at, subtree.length) });
       for await (const batch of commitBatches(plan)) {
         // The root's commit completes the request.
         const completesRequest = batch.some((entry) => entry.deleted?.nodeId === root.nodeId);

@@ -307,7 +307,9 @@ describe('CORS', () => {
 
 describe('size', () => {
   it('stays well under CloudFormation’s 500-resource limit', () => {
+    // About 7 resources per function (function, role, policy, log group, integration, permission, route):
+    // the next dozen operations need functions shared by routes, or a nested stack.
     const count = Object.keys(dev.toJSON().Resources).length;
-    expect(count).toBeLessThan(350);
+    expect(count).toBeLessThan(400);
   });
 });

@@ -463,6 +463,24 @@ MATRIX['POST /api/v1/items/{nodeId}/versions/{nodeVersionId}/restore'] = {
     };
   },
 };
+/** A fresh folder of environment A, deleted: in the trash. */
+async function trashedFolder() {
+  const nodeId = (await createNode(api, admin(), folder(world.envA, 'Trashed'))).nodeId as string;
+  await api.call('DELETE', `/api/v1/items/${nodeId}`, { token: admin(), body: {} });
+  return nodeId;
+}
+MATRIX['GET /api/v1/trash'] = {
+  expected: expect6(401, 200, 200, 200, 200, 200),
+  call: async () => ({ method: 'GET', path: '/api/v1/trash' }),
+};
+MATRIX['POST /api/v1/items/{nodeId}/restore'] = {
+  expected: expect6(401, 403, 403, 404, 200, 200),
+  call: async () => ({ method: 'POST', path: `/api/v1/items/${await trashedFolder()}/restore` }),
+};
+MATRIX['DELETE /api/v1/trash/{nodeId}'] = {
+  expected: expect6(401, 403, 403, 404, 204, 204),
+  call: async () => ({ method: 'DELETE', path: `/api/v1/trash/${await trashedFolder()}` }),
+};
 for (const typed of TYPED_RETRIEVES) {
   MATRIX[`GET /api/v1${typed.path}`] = {
     expected: expect6(401, 200, 200, 404, 200, 200),

@@ -237,6 +237,17 @@ describe('tasks are nodes', () => {
       }),
     );
     expect((edgeItems.Items ?? []).filter((e) => e.PK === `NODE#${process.nodeId}`)).toEqual([]);
+    // They wait in the trash with the task, to come back if it is restored.
+    const trashed = await client.send(
+      new ScanCommand({
+        TableName,
+        FilterExpression: 'entity = :edge',
+        ExpressionAttributeValues: { ':edge': 'TrashedEdge' },
+      }),
+    );
+    expect((trashed.Items ?? []).filter((e) => e.PK === `NODE#${process.nodeId}`)).toHaveLength(2);
+    expect((await api.call('POST', `/api/v1/items/${second.nodeId}/restore`, { token })).status).toBe(200);
+    expect((await diagram(process.nodeId)).edges).toHaveLength(2);
   });
 
   it('deleting the process deletes its tasks', async () => {

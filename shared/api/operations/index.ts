@@ -7,6 +7,7 @@ import * as lists from './lists.ts';
 import * as nodes from './nodes.ts';
 import * as process from './process.ts';
 import * as service from './service.ts';
+import * as trash from './trash.ts';
 import * as uploads from './uploads.ts';
 import * as versions from './versions.ts';
 
@@ -16,6 +17,7 @@ export const OPERATION_LIST = [
   ...Object.values(process),
   ...Object.values(uploads),
   ...Object.values(versions),
+  ...Object.values(trash),
   ...Object.values(lists),
   ...Object.values(admin),
   ...Object.values(grants),

@@ -90,12 +90,23 @@ describe('deleting a subtree', () => {
     expect(deleted.map((n) => n.nodeId)).toEqual([folder.nodeId, child.nodeId]);
     for (const call of ddb.commandCalls(QueryCommand)) expect(call.args[0].input.ConsistentRead).toBe(true);
     const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
-    // Deepest first, the folder last; each with the removal of its parent's child record.
-    expect(items.map((i) => i.Put?.Item?.nodeId ?? i.Delete?.Key?.SK ?? i.Update?.Key?.SK)).toEqual([
-      child.nodeId,
-      `CHILD#${child.nodeId}`,
-      folder.nodeId,
-      `CHILD#${folder.nodeId}`,
+    // Deepest first, the folder last; each with its parent's child record moved to the trash, then the
+    // trash entry (and its pointer in the folder's partition).
+    const label = (i: (typeof items)[number]) =>
+      i.Put
+        ? `${i.Put.Item?.entity ?? 'pointer'} ${i.Put.Item?.SK}`
+        : i.Delete
+          ? `delete ${i.Delete.Key?.SK}`
+          : i.Update?.Key?.SK;
+    expect(items.map(label)).toEqual([
+      'Node DRAFT',
+      `delete CHILD#${child.nodeId}`,
+      `TrashedChild TRASHED#${folder.nodeId}#${child.nodeId}`,
+      'Node DRAFT',
+      `delete CHILD#${folder.nodeId}`,
+      `TrashedChild TRASHED#${folder.nodeId}#${folder.nodeId}`,
+      expect.stringMatching(new RegExp(`^TrashEntry .*#${folder.nodeId}$`)),
+      'pointer TRASH',
       // One less under the folder, its parent and the environment: all in one shard of each.
       ...Array(3).fill(expect.stringMatching(/^COUNTS#\d+$/)),
     ]);
@@ -133,7 +144,9 @@ describe('deleting a subtree', () => {
       .map((call) => call.args[0].input.TransactItems ?? []);
     expect(commits.length).toBeGreaterThan(1);
     for (const items of commits) expect(Buffer.byteLength(JSON.stringify(items))).toBeLessThan(4_000_000);
-    const deletedIds = commits.flatMap((items) => items.flatMap((i) => (i.Put ? [i.Put.Item?.nodeId] : [])));
+    const deletedIds = commits.flatMap((items) =>
+      items.flatMap((i) => (i.Put?.Item?.entity === 'Node' ? [i.Put.Item.nodeId] : [])),
+    );
     expect([...deletedIds].sort()).toEqual(['F1', ...children.map((c) => c.nodeId)].sort());
     expect(deletedIds.at(-1)).toBe('F1');
   });

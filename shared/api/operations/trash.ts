@@ -1,0 +1,60 @@
+/** The trash: deleted subtrees listed, restored as they were, or purged for good. */
+import * as z from 'zod/mini';
+import { FILE_PREFIX } from '#shared/data/storage-layout.ts';
+import { baseElementSchema } from '#shared/domain/node.ts';
+import { trashPageSchema } from '#shared/domain/trash.ts';
+import { API_PREFIX, authenticated, defineOperation, NO_BUCKET, problem } from '../operation.ts';
+import { cursorQuerySchema, nodePathSchema } from '../params.ts';
+
+const RETENTION = 'A deleted subtree stays in the trash for 30 days.';
+
+export const listTrash = defineOperation({
+  name: 'listTrash',
+  handler: 'functions/trash/list-trash.ts',
+  routes: [{ method: 'GET', path: `${API_PREFIX}/trash` }],
+  access: authenticated('read'),
+  summary: 'Deleted subtrees',
+  description: `The roots of deleted subtrees the caller may delete (environment admins), newest first, paged with pageSize and cursor. ${RETENTION}`,
+  tag: 'Common',
+  request: { query: cursorQuerySchema },
+  responses: { 200: { description: 'A page of the trash', body: trashPageSchema } },
+});
+
+export const restoreNode = defineOperation({
+  name: 'restoreNode',
+  handler: 'functions/trash/restore-node.ts',
+  routes: [{ method: 'POST', path: `${API_PREFIX}/items/{nodeId}/restore` }],
+  access: authenticated('readWrite'),
+  summary: 'Restore a deleted subtree',
+  description:
+    'Environment admins. The subtree a delete took comes back as it was: every object live again under its ' +
+    'parent (in lists and counts), with its published copy and its process edges, each at its next version. ' +
+    'The parent must be live (409 PARENT_DELETED: restore it first). A restore cut short is finished by ' +
+    `repeating it. ${RETENTION}`,
+  tag: 'Common',
+  request: { path: nodePathSchema },
+  responses: {
+    200: { description: 'The restored objects, the root first', body: z.array(baseElementSchema) },
+    403: problem('Needs the environment admin role'),
+    404: problem('Not in the trash (never deleted, restored, purged or expired)'),
+    409: problem('PARENT_DELETED, or WRITE_CONFLICT (repeat the restore)'),
+  },
+});
+
+export const purgeTrash = defineOperation({
+  name: 'purgeTrash',
+  handler: 'functions/trash/purge-trash.ts',
+  routes: [{ method: 'DELETE', path: `${API_PREFIX}/trash/{nodeId}` }],
+  access: { ...authenticated('readWrite'), bucket: { ...NO_BUCKET, write: [FILE_PREFIX] } },
+  summary: 'Purge a deleted subtree for good',
+  description:
+    'Environment admins. The subtree in the trash is deleted for good: its objects, their versions, the edges ' +
+    'and links kept for a restore, and the files of its documents (of every version).',
+  tag: 'Common',
+  request: { path: nodePathSchema },
+  responses: {
+    204: { description: 'Purged' },
+    403: problem('Needs the environment admin role'),
+    404: problem('Not in the trash'),
+  },
+});

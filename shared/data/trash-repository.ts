@@ -1,0 +1,89 @@
+/** The trash: entries of deleted subtrees, and the links and edges a delete kept to find a subtree again. */
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb } from '#shared/clients/dynamodb.ts';
+import { config } from '#shared/config/index.ts';
+import { ServiceUnavailableError } from '#shared/domain/errors.ts';
+import type { StoredEdge } from '#shared/domain/process-diagram.ts';
+import { edges, type TrashEntry, trashEntries, trashedChildren } from './entities.ts';
+import type { Item } from './entity.ts';
+import { queryPage } from './keyed-pages.ts';
+import {
+  nodeKey,
+  TRASH_PARTITION,
+  trashEntryKey,
+  trashedChildPrefix,
+  trashedEdgePrefix,
+  trashPointerKey,
+} from './keys.ts';
+import { getItem, queryAll } from './reads.ts';
+import { TABLE_SCHEMA } from './table-schema.ts';
+
+/** When the subtree of `rootId` was deleted, while it is in the trash (restorable or not): else null. */
+export async function trashedAt(rootId: string): Promise<string | null> {
+  const pointer = await getItem(trashPointerKey(rootId));
+  return typeof pointer?.deletedAt === 'string' ? pointer.deletedAt : null;
+}
+
+/** The trash entry of a deleted subtree's root (also while a restore of it is under way), unexpired. */
+export async function findTrashEntry(rootId: string, nowMs: number): Promise<TrashEntry | null> {
+  const deletedAt = await trashedAt(rootId);
+  if (!deletedAt) return null;
+  const item = await getItem(trashEntryKey(deletedAt, rootId));
+  if (!item) return null;
+  const entry = trashEntries.fromItem(item);
+  return entry.expiresAtEpoch * 1000 > nowMs ? entry : null;
+}
+
+/** A page of the trash, newest first (expired entries that TTL has not removed yet are left out). */
+export async function trashPage(limit: number, after: string | undefined, nowMs: number) {
+  const page = await queryPage(
+    { partition: TRASH_PARTITION, descending: true },
+    limit,
+    after ? { after } : {},
+  );
+  const entries = page.items
+    .map((item) => trashEntries.fromItem(item))
+    .filter((e) => e.expiresAtEpoch * 1000 > nowMs);
+  return { entries, ...(page.next ? { next: page.next } : {}) };
+}
+
+const partitionOf = (nodeId: string) => nodeKey(nodeId).PK;
+const query = (nodeId: string, prefix: string) =>
+  queryAll(TABLE_SCHEMA.partitionKey, partitionOf(nodeId), {
+    sortKeyPrefix: { attribute: TABLE_SCHEMA.sortKey, prefix },
+    consistent: true,
+  });
+
+/** The children of `parentId` deleted with the subtree of `rootId`. */
+export async function trashedChildIds(parentId: string, rootId: string): Promise<string[]> {
+  return (await query(parentId, trashedChildPrefix(rootId))).map(
+    (item) => trashedChildren.fromItem(item).childId,
+  );
+}
+
+/** The edges of `processId` removed with the subtree of `rootId`. */
+export async function trashedEdges(processId: string, rootId: string): Promise<StoredEdge[]> {
+  return (await query(processId, trashedEdgePrefix(rootId))).map((item) => edges.fromItem(item));
+}
+
+/** Every item of a node's partition (its copies, versions, counts, grants, links, edges). */
+export function partitionItems(nodeId: string): Promise<Item[]> {
+  return queryAll(TABLE_SCHEMA.partitionKey, partitionOf(nodeId), { consistent: true });
+}
+
+/** Deletes items for good, 25 to a call, again for those DynamoDB leaves unprocessed. */
+export async function deleteItems(keys: { PK: unknown; SK: unknown }[]): Promise<void> {
+  const TableName = config().tableName;
+  for (let start = 0; start < keys.length; start += 25) {
+    let requests = keys
+      .slice(start, start + 25)
+      .map((key) => ({ DeleteRequest: { Key: { PK: key.PK, SK: key.SK } } }));
+    for (let attempt = 0; requests.length > 0; attempt++) {
+      if (attempt === 6) throw new ServiceUnavailableError('The data store is busy; retry the purge');
+      const { UnprocessedItems } = await dynamoDb().send(
+        new BatchWriteCommand({ RequestItems: { [TableName]: requests } }),
+      );
+      requests = (UnprocessedItems?.[TableName] ?? []) as typeof requests;
+    }
+  }
+}

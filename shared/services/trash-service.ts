@@ -1,0 +1,216 @@
+/**
+ * The trash (spec §3): each delete puts its subtree there (node-service's deleteNode). Those who may delete
+ * the subtree's root list it, restore it as it was (under its parent, which must be live), or purge it for
+ * good with its files, within TRASH_RETENTION_DAYS.
+ */
+import type { TrashEntry } from '#shared/data/entities.ts';
+import { deleteFile } from '#shared/data/file-tags.ts';
+import { trashedChildPrefix, trashedEdgePrefix } from '#shared/data/keys.ts';
+import { findNode, findNodes } from '#shared/data/node-repository.ts';
+import {
+  commitBatches,
+  commitNodeWrites,
+  type NodeWrite,
+  NodeWriteConflict,
+  releaseDeleteLease,
+} from '#shared/data/node-write-path.ts';
+import {
+  deleteItems,
+  findTrashEntry,
+  partitionItems,
+  trashedAt,
+  trashedChildIds,
+  trashedEdges,
+  trashPage,
+} from '#shared/data/trash-repository.ts';
+import { findVersionsOf } from '#shared/data/version-repository.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '#shared/domain/errors.ts';
+import { type Node, timestamp } from '#shared/domain/node.ts';
+import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
+import { can } from '#shared/domain/permissions.ts';
+import type { Caller } from '#shared/domain/user.ts';
+import { CONTAINER_TYPES, DELETE_LEASE_MS, nextVersionOf } from './node-service.ts';
+import { type CursorRequest, cursorPage } from './paging.ts';
+
+const notInTrash = (nodeId: string) =>
+  new NotFoundError(
+    'NODE_NOT_FOUND',
+    `Object ${nodeId} is not in the trash (never deleted, restored, purged or expired)`,
+  );
+
+export const toTrashElement = (entry: TrashEntry) => ({
+  '@type': 'TrashElement' as const,
+  nodeId: entry.nodeId,
+  nodeType: entry.nodeType,
+  name: entry.name,
+  parentId: entry.parentId,
+  deletedAt: entry.deletedAt,
+  deletedByName: entry.deletedByName,
+  nodes: entry.nodes,
+  expiresAt: new Date(entry.expiresAtEpoch * 1000).toISOString(),
+});
+
+/** Deleted subtrees the caller may delete (and so restore or purge), newest first. */
+export function listTrash(caller: Caller, query: CursorRequest) {
+  return cursorPage(
+    'trash',
+    'deletedAt',
+    query,
+    async (limit, after) => {
+      const page = await trashPage(limit, after, Date.now());
+      const mine = page.entries.filter((entry) => can(caller, entry, 'delete'));
+      return { results: mine.map(toTrashElement), ...(page.next ? { next: page.next } : {}) };
+    },
+    'DESC',
+  );
+}
+
+/**
+ * The deleted root and when it was deleted, for a caller who may delete it: restorable within the
+ * retention (its trash entry), purgeable as long as it is in the trash at all.
+ */
+async function inTrash(
+  caller: Caller,
+  rootId: string,
+  purpose: 'restore' | 'purge',
+): Promise<{ root: Node; deletedAt: string }> {
+  // The root is live again only while a restore that was cut short is being finished.
+  const [root, deletedAt, entry] = await Promise.all([
+    findNode(rootId),
+    trashedAt(rootId),
+    purpose === 'restore' ? findTrashEntry(rootId, Date.now()) : null,
+  ]);
+  if (!root || !deletedAt || (purpose === 'restore' && !entry)) throw notInTrash(rootId);
+  // Whoever may not even read it learns nothing of it.
+  if (!can(caller, root, 'read')) throw notInTrash(rootId);
+  if (!can(caller, root, 'delete'))
+    throw new ForbiddenError(`Restoring or purging ${rootId} needs the environment admin role`);
+  return { root, deletedAt };
+}
+
+/** The subtree a delete of `root` took, level by level from the root, as its trash links have it. */
+async function trashedSubtree(root: Node): Promise<Node[]> {
+  const found: Node[] = [];
+  for (let level = [root]; level.length > 0; ) {
+    found.push(...level);
+    const childIds = (
+      await Promise.all(level.map((node) => trashedChildIds(node.nodeId, root.nodeId)))
+    ).flat();
+    level = childIds.length > 0 ? await findNodes(childIds) : [];
+  }
+  return found;
+}
+
+/**
+ * Brings a deleted subtree back as it was: each node live again under its parent, counted, in lists, its
+ * published copy and its edges back. Commits go from the root down, so a restore cut short leaves live nodes
+ * under live parents, and repeating it finishes the rest; the trash entry goes with the last commit.
+ */
+export async function restoreSubtree(caller: Caller, rootId: string): Promise<Node[]> {
+  const { root, deletedAt: trashed } = await inTrash(caller, rootId, 'restore');
+  const parent = root.parentId ? await findNode(root.parentId) : null;
+  if (root.parentId && (!parent || parent.deleted)) {
+    throw new ConflictError(
+      'PARENT_DELETED',
+      `The parent ${root.parentId} of ${rootId} is deleted: restore it first`,
+      {
+        parentId: root.parentId,
+      },
+    );
+  }
+  const at = timestamp();
+  const subtree = (await trashedSubtree(root)).filter((node) => node.deleted);
+  const restored = subtree.map(
+    (node): Node => ({ ...nextVersionOf(node, caller, at), nodeStatus: node.nodeStatus, deleted: false }),
+  );
+  const steps = await Promise.all(
+    subtree.map(async (node, i) => {
+      const writes: NodeWrite[] = [
+        ...(node.nodeId === rootId && node.parentId
+          ? [{ kind: 'requireLive' as const, nodeId: node.parentId, at }]
+          : []),
+        { kind: 'restore', node: restored[i] as Node, expectedNodeVersionId: node.nodeVersionId, rootId },
+        ...(node.publishedNodeVersionId ? [{ kind: 'restorePublished' as const, nodeId: node.nodeId }] : []),
+      ];
+      return { writes };
+    }),
+  );
+  const edgeSteps = await Promise.all(
+    subtree
+      .filter((node) => node.nodeType === 'PROCESS' || node.nodeType === 'TASK')
+      .map(async (node) => {
+        const processId = node.nodeType === 'PROCESS' ? node.nodeId : (node.parentId as string);
+        return (await trashedEdges(processId, rootId)).map((edge) => ({
+          writes: [{ kind: 'restoreEdge' as const, processId, rootId, edge }],
+        }));
+      }),
+  );
+  const uniqueEdges = [...new Map(edgeSteps.flat().map((s) => [s.writes[0]?.edge.edgeId, s])).values()];
+  const plan = [
+    ...steps,
+    ...uniqueEdges,
+    { writes: [{ kind: 'untrash' as const, deletedAt: trashed, rootId }] },
+  ];
+  // Each restored node takes creates again once it is live (its delete's lease is lifted).
+  const deletedAt = new Map(subtree.map((node) => [node.nodeId, node.modificationDate]));
+  try {
+    for await (const batch of commitBatches(plan)) {
+      await commitNodeWrites(
+        batch.flatMap((step) => step.writes),
+        { completesRequest: batch.includes(plan.at(-1) as never) },
+      );
+      const live = batch.flatMap((step) =>
+        step.writes.flatMap((w) => (w.kind === 'restore' ? [w.node.nodeId] : [])),
+      );
+      await Promise.all(
+        live.map((nodeId) =>
+          releaseDeleteLease(
+            nodeId,
+            new Date(Date.parse(deletedAt.get(nodeId) as string) + DELETE_LEASE_MS).toISOString(),
+          ),
+        ),
+      );
+    }
+  } catch (error) {
+    if (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'requireLive')) {
+      throw new ConflictError('PARENT_DELETED', `The parent ${root.parentId} of ${rootId} is being deleted`);
+    }
+    if (error instanceof NodeWriteConflict) {
+      throw new ConflictError(
+        'WRITE_CONFLICT',
+        'The subtree changed while it was restored; repeat the restore to finish it',
+      );
+    }
+    throw error;
+  }
+  return restored;
+}
+
+/** Deletes a subtree in the trash for good: its items, versions, kept edges and links, and its files. */
+export async function purgeSubtree(caller: Caller, rootId: string): Promise<void> {
+  const { root, deletedAt } = await inTrash(caller, rootId, 'purge');
+  const subtree = await trashedSubtree(root);
+  const fileIds = new Set<string>();
+  for (const node of subtree) {
+    const items = await partitionItems(node.nodeId);
+    for (const version of [node, ...(await findVersionsOf(node.nodeId))]) {
+      const fileInfo = version.fields.fileInfo as StoredFileInfo | null | undefined;
+      if (fileInfo?.fileId) fileIds.add(fileInfo.fileId);
+    }
+    // The node's own partition, and its link in its parent's trash.
+    await deleteItems(items.map((item) => ({ PK: item.PK, SK: item.SK })));
+  }
+  await Promise.all([...fileIds].map((fileId) => deleteFile(fileId)));
+  if (root.parentId) {
+    const links = await partitionItems(root.parentId);
+    const kept = [trashedChildPrefix(rootId), trashedEdgePrefix(rootId)];
+    await deleteItems(
+      links
+        .filter((item) => kept.some((prefix) => String(item.SK).startsWith(prefix)))
+        .map((item) => ({ PK: item.PK, SK: item.SK })),
+    );
+  }
+  await commitNodeWrites([{ kind: 'untrash', deletedAt, rootId }], {
+    completesRequest: true,
+  });
+}

@@ -1,0 +1,201 @@
+/**
+ * The trash: a deleted subtree listed for those who may delete it, restored as it was (more than one
+ * transaction of it, counts, lists, links, published copies and edges exact again), refused under a
+ * deleted parent, raced by a create beside it, and purged for good with its files.
+ */
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { describe, expect, it } from 'vitest';
+import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
+import { createNode, folder, urlDocument } from './helpers/library.ts';
+import { createUser, grant, PASSWORD } from './helpers/personas.ts';
+import { type AdminSession, type ApiClient, withAdminSession } from './helpers/test-stack.ts';
+
+let session: AdminSession;
+let api: ApiClient;
+let token: string;
+let environmentId: string;
+withAdminSession((s) => {
+  session = s;
+  ({ api, token, environmentId } = s);
+});
+
+const remove = (nodeId: string) => api.call('DELETE', `/api/v1/items/${nodeId}`, { token, body: {} });
+const restore = (nodeId: string, as = token) =>
+  api.call('POST', `/api/v1/items/${nodeId}/restore`, { token: as });
+const childrenTotal = async (nodeId: string) =>
+  (await api.call('GET', `/api/v1/list/${nodeId}?pageSize=1`, { token })).body.totalRecords as number;
+const trash = async (as = token) =>
+  (await api.call('GET', '/api/v1/trash?pageSize=100', { token: as })).body.results as {
+    nodeId: string;
+    nodes: number;
+  }[];
+
+describe('the trash', () => {
+  it('restores a subtree of more than one transaction as it was: lists, counts, published copies and edges', async () => {
+    const environmentBefore = await childrenTotal(environmentId);
+    const root = (await createNode(api, token, folder(environmentId, 'Archive'))).nodeId as string;
+    for (let i = 0; i < 60; i += 15) {
+      await Promise.all(
+        Array.from({ length: 15 }, (_, k) => createNode(api, token, urlDocument(root, `Doc ${i + k}`))),
+      );
+    }
+    const published = await createNode(api, token, urlDocument(root, 'Published'));
+    await api.call('POST', `/api/v1/items/${published.nodeId}/publish`, {
+      token,
+      body: { nodeVersionId: published.nodeVersionId },
+    });
+    const processes = await createNode(api, token, {
+      parent: { nodeId: environmentId },
+      '@type': 'NodeElement',
+      nodeType: 'PROCESS_SET',
+      name: 'Trash processes',
+    });
+    const process = await createNode(api, token, {
+      parent: { nodeId: processes.nodeId },
+      '@type': 'Process',
+      nodeType: 'PROCESS',
+      name: 'Kept edges',
+    });
+    const task = (name: string, editId: string, to?: string) => ({
+      '@type': 'TaskNode',
+      nodeType: 'TASK',
+      name,
+      sequenceNumber: 1,
+      topLeftX: 0,
+      topLeftY: 0,
+      width: 100,
+      height: 80,
+      editId,
+      ...(to
+        ? {
+            edges: [
+              {
+                sourceNodeId: editId,
+                sourcePortPoint: { x: 1, y: 2 },
+                targetNodeId: to,
+                targetPortPoint: { x: 3, y: 4 },
+              },
+            ],
+          }
+        : {}),
+    });
+    await api.call('POST', `/api/v1/process/nodes?process=${process.nodeId}`, {
+      token,
+      body: [task('A', 'a', 'b'), task('B', 'b')],
+    });
+    const diagramBefore = (await api.call('GET', `/api/v1/process/processes/${process.nodeId}`, { token }))
+      .body;
+
+    expect((await remove(root)).status).toBe(200);
+    expect((await remove(processes.nodeId)).status).toBe(200);
+    expect(await childrenTotal(environmentId)).toBe(environmentBefore);
+    const listed = await trash();
+    expect(listed.slice(0, 2).map((e) => [e.nodeId, e.nodes])).toEqual([
+      [processes.nodeId, 4],
+      [root, 62],
+    ]);
+
+    const back = await restore(root);
+    expect(back.status).toBe(200);
+    expect(back.body).toHaveLength(62);
+    expect(back.body[0]).toMatchObject({ nodeId: root, deleted: false });
+    expect(await childrenTotal(root)).toBe(61);
+    expect(await childrenTotal(environmentId)).toBe(environmentBefore + 1);
+    expect(
+      (await api.call('GET', `/api/v1/items/${published.nodeId}?draft=false`, { token })).body.name,
+    ).toBe('Published');
+    expect((await restore(processes.nodeId)).status).toBe(200);
+    const diagram = (await api.call('GET', `/api/v1/process/processes/${process.nodeId}`, { token })).body;
+    expect(diagram.tasks.map((t: { nodeId: string }) => t.nodeId)).toEqual(
+      diagramBefore.tasks.map((t: { nodeId: string }) => t.nodeId),
+    );
+    expect(diagram.edges).toEqual(diagramBefore.edges);
+    expect((await trash()).map((e) => e.nodeId)).not.toContain(root);
+    expect((await restore(root)).status).toBe(404);
+  });
+
+  it('refuses a restore under a deleted parent, and lists only for those who may delete', async () => {
+    const outer = (await createNode(api, token, folder(environmentId, 'Outer'))).nodeId as string;
+    const inner = (await createNode(api, token, folder(outer, 'Inner'))).nodeId as string;
+    await createNode(api, token, urlDocument(inner, 'Deep'));
+    await remove(inner);
+    await remove(outer);
+    const refused = await restore(inner);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('PARENT_DELETED');
+
+    const editorId = await createUser(api, token, 'trash-editor');
+    await grant(api, token, environmentId, editorId, 'EDITOR');
+    const editor = await api.login('trash-editor', PASSWORD);
+    expect(await trash(editor)).toEqual([]);
+    expect((await restore(outer, editor)).status).toBe(403);
+
+    const outerBack = await restore(outer);
+    expect(outerBack.status, outerBack.text).toBe(200);
+    const innerBack = await restore(inner);
+    expect(innerBack.status, innerBack.text).toBe(200);
+    expect(await childrenTotal(inner)).toBe(1);
+  });
+
+  it('a restore racing a create under the same parent: both land, and the counts are exact', async () => {
+    const parent = (await createNode(api, token, folder(environmentId, 'Busy'))).nodeId as string;
+    const child = (await createNode(api, token, folder(parent, 'Child'))).nodeId as string;
+    await Promise.all(
+      Array.from({ length: 5 }, (_, i) => createNode(api, token, urlDocument(child, `C ${i}`))),
+    );
+    await remove(child);
+    const [restored, ...created] = await Promise.all([
+      restore(child),
+      ...Array.from({ length: 5 }, (_, i) =>
+        api.call('POST', '/api/v1/items', { token, body: urlDocument(parent, `Beside ${i}`) }),
+      ),
+    ]);
+    expect([restored.status, ...created.map((c) => c.status)]).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(await childrenTotal(parent)).toBe(6);
+    expect(await childrenTotal(child)).toBe(5);
+  });
+
+  it('purges a subtree for good, with the files of its documents', async () => {
+    const root = (await createNode(api, token, folder(environmentId, 'Purged'))).nodeId as string;
+    const query = new URLSearchParams({
+      resumableIdentifier: 'purged-file',
+      resumableFilename: 'gone.txt',
+      resumableChunkSize: '1',
+      resumableChunkNumber: '1',
+      resumableTotalSize: '1',
+    });
+    await api.call('POST', `/upload/?${query}`, {
+      token,
+      rawBody: 'gone',
+      headers: { 'content-type': 'text/plain' },
+    });
+    const document = await createNode(api, token, {
+      parent: { nodeId: root },
+      '@type': 'Document',
+      nodeType: 'DOCUMENT',
+      name: 'Gone',
+      documentType: 'FILE',
+      fileInfo: { uploadIdentifier: 'purged-file', name: 'gone.txt' },
+    });
+    const stack = session.ctx.stack;
+    const fileKey = await stack.run(async () => {
+      const { findNode } = await import('#shared/data/node-repository.ts');
+      const node = await findNode(document.nodeId);
+      return `files/${(node?.fields.fileInfo as { fileId: string }).fileId}`;
+    });
+    await remove(root);
+    expect((await api.call('DELETE', `/api/v1/trash/${root}`, { token })).status).toBe(204);
+    expect((await restore(root)).status).toBe(404);
+    expect((await api.call('GET', `/api/v1/items/${document.nodeId}/versions`, { token })).status).toBe(404);
+    const s3 = new S3Client({
+      endpoint: stack.config.s3Endpoint,
+      region: 'us-east-1',
+      credentials: EMBEDDED_CREDENTIALS,
+      forcePathStyle: true,
+    });
+    await expect(
+      s3.send(new GetObjectCommand({ Bucket: stack.config.bucketName, Key: fileKey })),
+    ).rejects.toThrow();
+    expect((await trash()).map((e) => e.nodeId)).not.toContain(root);
+  });
+});
