@@ -2,7 +2,7 @@
 import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import { committedAmong } from './diagram-batches.ts';
 import { edges } from './entities.ts';
-import { EDGE_PREFIX, edgeKey, nodeKey } from './keys.ts';
+import { EDGE_PREFIX, edgeKey, nodeKey, PUBLISHED_EDGES } from './keys.ts';
 import { getItem, queryAll } from './reads.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
 
@@ -30,4 +30,12 @@ export async function findEdge(processId: string, edgeId: string): Promise<Store
   const item = await getItem(edgeKey(processId, edgeId));
   const [edge] = item ? await visible(processId, [edges.fromItem(item)]) : [];
   return edge ?? null;
+}
+
+/** The edges of a process as it was last published (kept on its published copy), or null if never published. */
+export async function findPublishedEdges(processId: string): Promise<StoredEdge[] | null> {
+  const item = await getItem(nodeKey(processId, 'PUBLISHED'));
+  const kept = item?.[PUBLISHED_EDGES];
+  if (!item || !Array.isArray(kept)) return null;
+  return kept.map((edge) => edges.fromItem(edge as Record<string, unknown>));
 }

@@ -36,6 +36,7 @@ import {
   diagramBatchKey,
   edgeKey,
   nodeKey,
+  PUBLISHED_EDGES,
   trashEntryKey,
   trashedChildKey,
   trashedEdgeKey,
@@ -63,7 +64,7 @@ export type NodeWrite =
       trashRootId?: string;
     }
   /** The published copy of a node becomes `node` (written with the replace of its working copy). */
-  | { kind: 'publish'; node: Node }
+  | { kind: 'publish'; node: Node; edges?: StoredEdge[] }
   /** The published copy of a node is marked deleted along with its working copy. */
   | { kind: 'deletePublished'; nodeId: string; modificationDate: string }
   /**
@@ -128,9 +129,12 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
       const link = childLinks.toItem({ childId: node.nodeId, nodeType: node.nodeType }, node.parentId);
       return [put, { Put: { TableName, Item: link } }];
     }
-    case 'publish':
-      // The published copy, as the working copy now is (the replace beside it records the version).
-      return [{ Put: { TableName, Item: nodes.toItem(write.node, 'PUBLISHED') } }];
+    case 'publish': {
+      // The published copy, as the working copy now is (the replace beside it records the version); a
+      // process's copy keeps its edges as they are now (edges are not versioned on their own).
+      const item = nodes.toItem(write.node, 'PUBLISHED');
+      return [{ Put: { TableName, Item: write.edges ? { ...item, [PUBLISHED_EDGES]: write.edges } : item } }];
+    }
     case 'stage': {
       const { node } = write;
       if (!node.batchId || !node.parentId) throw new Error('A staged node needs a batchId and a parent');

@@ -210,10 +210,12 @@ const bySequence = (a: Node, b: Node) =>
 export async function diagramOf(
   processId: string,
   tasks: Node[],
+  /** The edges to show instead of the current ones (a published diagram's). */
+  edgesShown?: StoredEdge[],
 ): Promise<{ tasks: Node[]; edges: StoredEdge[] }> {
   const ordered = [...tasks].sort(bySequence);
   const position = new Map(ordered.map((task, i) => [task.nodeId, i]));
-  const edges = (await findEdges(processId))
+  const edges = (edgesShown ?? (await findEdges(processId)))
     .filter((edge) => position.has(edge.sourceNodeId) && position.has(edge.targetNodeId))
     .sort(
       (a, b) =>

@@ -4,6 +4,7 @@
  * draft (`1.0001`, IN_PROGRESS) while the published copy stays as it was. A process is published with its
  * tasks (its diagram is part of it); `recursive` publishes a folder's whole subtree at once.
  */
+import { findEdges } from '#shared/data/edge-repository.ts';
 import { findLiveChildren } from '#shared/data/node-repository.ts';
 import {
   commitItemCount,
@@ -64,8 +65,21 @@ export async function publishNode(
   const at = timestamp();
   const changed = targets.filter((node) => node.nodeStatus !== 'PUBLISHED');
   const published = changed.map((node) => publishedVersionOf(node, caller, at));
+  // A process's copy keeps its edges as published (each edge item is small; a very large diagram is refused).
+  const edgesOf = new Map(
+    await Promise.all(
+      changed
+        .filter((node) => node.nodeType === 'PROCESS')
+        .map(async (node) => [node.nodeId, await findEdges(node.nodeId)] as const),
+    ),
+  );
+  for (const [processId, edges] of edgesOf) {
+    if (Buffer.byteLength(JSON.stringify(edges)) > PUBLISHED_EDGES_MAX_BYTES)
+      throw diagramTooLarge(processId);
+  }
   const writes = changed.flatMap((node, i): NodeWrite[] => {
     const next = published[i] as Node;
+    const edges = edgesOf.get(node.nodeId);
     return [
       {
         kind: 'replace',
@@ -74,7 +88,7 @@ export async function publishNode(
         previousStatus: node.nodeStatus,
         previous: node,
       },
-      { kind: 'publish', node: next },
+      { kind: 'publish', node: next, ...(edges ? { edges } : {}) },
     ];
   });
   if (commitItemCount(writes) >= MAX_WRITES_PER_COMMIT) throw tooLarge(nodeId);
@@ -122,6 +136,16 @@ async function publishedAlong(root: Node, recursive: boolean): Promise<Node[]> {
   }
   return found;
 }
+
+/** What a published copy may hold of edges: well inside DynamoDB's 400 KB item. */
+const PUBLISHED_EDGES_MAX_BYTES = 300 * 1024;
+
+const diagramTooLarge = (processId: string) =>
+  new ConflictError(
+    'PUBLISH_TOO_LARGE',
+    `The diagram of ${processId} has too many edges to publish (at most about 1,500): remove some first`,
+    { processId },
+  );
 
 const tooLarge = (nodeId: string) =>
   new ConflictError(

@@ -3,6 +3,7 @@
  * process's tasks and edges, an entity's attributes). An id of another type is a 404, as is an object the
  * caller may not read.
  */
+import { findPublishedEdges } from '#shared/data/edge-repository.ts';
 import { findLiveChildren, findNode } from '#shared/data/node-repository.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
 import type { Node } from '#shared/domain/node.ts';
@@ -38,7 +39,9 @@ export async function getTypedNode(
   );
   if (node.nodeType === 'PROCESS') {
     // Its diagram: the tasks in sequence, and the edges between live tasks.
-    const { tasks, edges } = await diagramOf(node.nodeId, listed.tasks ?? []);
+    // draft=false: the edges as the process was published (an edge to a task published since is shown too).
+    const published = draft ? undefined : ((await findPublishedEdges(node.nodeId)) ?? []);
+    const { tasks, edges } = await diagramOf(node.nodeId, listed.tasks ?? [], published);
     return toTypedElement(node, parent, { ...listed, tasks }, { edges: edges.map(edgeView) });
   }
   return toTypedElement(node, parent, listed);

@@ -171,20 +171,54 @@ describe('publishing', () => {
           width: 100,
           height: 80,
           editId: 'a',
+          edges: [
+            {
+              sourceNodeId: 'a',
+              sourcePortPoint: { x: 1, y: 1 },
+              targetNodeId: 'b',
+              targetPortPoint: { x: 2, y: 2 },
+            },
+          ],
+        },
+        {
+          '@type': 'TaskNode',
+          nodeType: 'TASK',
+          name: 'Ship',
+          sequenceNumber: 2,
+          topLeftX: 200,
+          topLeftY: 0,
+          width: 100,
+          height: 80,
+          editId: 'b',
         },
       ],
     });
     expect(added.status).toBe(200);
     const current = (await retrieve(process.nodeId)).body;
     const published = await publish(process.nodeId, { nodeVersionId: current.nodeVersionId });
-    expect(published.body).toHaveLength(2);
+    expect(published.body).toHaveLength(3);
+    // The draft loses its edge; the published diagram keeps the edges it was published with.
+    const draft = (await api.call('GET', `/api/v1/process/processes/${process.nodeId}`, { token })).body;
+    const removed = await api.call(
+      'DELETE',
+      `/api/v1/process/processes/${process.nodeId}/edges/${draft.edges[0].edgeId}`,
+      {
+        token,
+      },
+    );
+    expect(removed.status).toBe(204);
+    expect(
+      (await api.call('GET', `/api/v1/process/processes/${process.nodeId}`, { token })).body.edges,
+    ).toEqual([]);
     const diagram = await api.call('GET', `/api/v1/process/processes/${process.nodeId}?draft=false`, {
       token,
     });
     expect(diagram.body).toMatchObject({ version: '1.0000', nodeStatus: 'PUBLISHED' });
     expect(diagram.body.tasks).toEqual([
       expect.objectContaining({ name: 'Check', version: '1.0000', nodeStatus: 'PUBLISHED' }),
+      expect.objectContaining({ name: 'Ship', version: '1.0000', nodeStatus: 'PUBLISHED' }),
     ]);
+    expect(diagram.body.edges).toEqual([draft.edges[0]]);
   });
 
   it('a publish racing an update: one wins, the other is a 409, and no mixed state is left', async () => {
