@@ -159,8 +159,11 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
         batch.flatMap((step) => step.writes),
         { completesRequest: batch.includes(plan.at(-1) as never) },
       );
+      // Only containers were leased (collectSubtree in node-service).
       const live = batch.flatMap((step) =>
-        step.writes.flatMap((w) => (w.kind === 'restore' ? [w.node.nodeId] : [])),
+        step.writes.flatMap((w) =>
+          w.kind === 'restore' && CONTAINER_TYPES.has(w.node.nodeType) ? [w.node.nodeId] : [],
+        ),
       );
       await Promise.all(
         live.map((nodeId) =>

@@ -181,7 +181,9 @@ describe('the trash', () => {
     const fileKey = await stack.run(async () => {
       const { findNode } = await import('#shared/data/node-repository.ts');
       const node = await findNode(document.nodeId);
-      return `files/${(node?.fields.fileInfo as { fileId: string }).fileId}`;
+      const fileInfo = node?.fields.fileInfo as { fileId: string } | undefined;
+      if (!fileInfo) throw new Error('the document has no file');
+      return `files/${fileInfo.fileId}`;
     });
     await remove(root);
     expect((await api.call('DELETE', `/api/v1/trash/${root}`, { token })).status).toBe(204);
