@@ -108,7 +108,8 @@ export class NotFoundError extends DomainError {
       | 'ACTION_NOT_FOUND'
       | 'EDGE_NOT_FOUND'
       | 'UPLOAD_NOT_FOUND'
-      | 'VERSION_NOT_FOUND',
+      | 'VERSION_NOT_FOUND'
+      | 'RELATION_NOT_FOUND',
     message: string,
     /** The field that names what was not found, when it came in the body. */
     errors: FieldError[] = [],

@@ -1,6 +1,13 @@
 /** Spec §2.4: list elements and list pages. */
 import * as z from 'zod/mini';
 import { baseElementSchema, type Node, toBaseElement } from './node.ts';
+import {
+  noRelationCounts,
+  noResponsibilities,
+  type RelationCounts,
+  type Responsibilities,
+  responsibilitiesSchema,
+} from './relations.ts';
 import { countSchema, named, nullableString, pageOf } from './schema-parts.ts';
 
 export const listElementSchema = z.strictObject({
@@ -16,15 +23,7 @@ export const listElementSchema = z.strictObject({
   relatedRoleCount: countSchema,
   relatedOrgUnitCount: countSchema,
   resourceCount: countSchema,
-  responsibilities: z.strictObject({
-    informed: z.boolean(),
-    accountable: z.boolean(),
-    verifier: z.boolean(),
-    responsible: z.boolean(),
-    signatory: z.boolean(),
-    consulted: z.boolean(),
-    support: z.boolean(),
-  }),
+  responsibilities: responsibilitiesSchema,
   propertyValues: z.nullable(z.record(z.string(), z.unknown())),
   categories: z.nullable(z.array(z.unknown())),
   locationListItemId: nullableString,
@@ -65,35 +64,23 @@ export function shortDescriptionOf(html: string | null): string | null {
 }
 
 /**
- * Relations (documents, roles, resources, assets, org units linked to an object) and RACI
- * responsibilities do not exist yet in this version, so their counts are truly zero and no caller holds
- * a responsibility.
+ * A list element of `node`; `relations` are the object's kept relation counts and the caller's
+ * responsibilities on it (relations.ts says what each count counts).
  */
-export function toListElement(node: Node, parent: ListElement['parent']): ListElement {
+export function toListElement(
+  node: Node,
+  parent: ListElement['parent'],
+  relations: { counts?: RelationCounts; responsibilities?: Responsibilities } = {},
+): ListElement {
   const { '@type': _type, editId: _editId, ...base } = toBaseElement(node);
   const shortDescription = shortDescriptionOf(node.richTextDescription);
+  const { relationCount: _total, ...counts } = relations.counts ?? noRelationCounts();
   return {
     '@type': 'ListElement',
     ...base,
     parent,
-    documentCount: 0,
-    relatedResourceCount: 0,
-    roleCount: 0,
-    relatedAssetCount: 0,
-    orgUnitCount: 0,
-    assetCount: 0,
-    relatedRoleCount: 0,
-    relatedOrgUnitCount: 0,
-    resourceCount: 0,
-    responsibilities: {
-      informed: false,
-      accountable: false,
-      verifier: false,
-      responsible: false,
-      signatory: false,
-      consulted: false,
-      support: false,
-    },
+    ...counts,
+    responsibilities: relations.responsibilities ?? noResponsibilities(),
     propertyValues: null,
     categories: null,
     locationListItemId: null,

@@ -2,6 +2,7 @@
  * The fuller views of a node: `detail=true` on retrieve (what an update sends back), and the per-type
  * retrieve of spec §4.4. Both add the fields of the node's own kind; the reference documents every kind's.
  */
+
 import * as z from 'zod/mini';
 import {
   type BaseElement,
@@ -12,6 +13,7 @@ import {
   toBaseElement,
 } from './node.ts';
 import { KINDS, kindOf, nodeTypeDefinition } from './node-types.ts';
+import { relationSummarySchema } from './relations.ts';
 import { named, nullableString } from './schema-parts.ts';
 
 /** Every kind's view fields, optional: a node shows its own kind's. */
@@ -59,6 +61,8 @@ export const typedElementSchema = named(
     richTextDescription: nullableString,
     ...kindViewShape,
     ...childListShape,
+    /** The object's relation counts and the caller's responsibilities on it. */
+    relationSummary: relationSummarySchema,
   }),
   'TypedElement',
 );

@@ -25,6 +25,7 @@ import {
 } from '#shared/data/list-repository.ts';
 import { type NodeCounts, readCounts, sumCounts } from '#shared/data/node-counts.ts';
 import { findNode, findNodes } from '#shared/data/node-repository.ts';
+import { readRelationCounts } from '#shared/data/relation-repository.ts';
 import { NotFoundError, ValidationError } from '#shared/domain/errors.ts';
 import {
   type AnalyzerElement,
@@ -41,6 +42,7 @@ import { can } from '#shared/domain/permissions.ts';
 import { FACET_ITEM_TYPES, type TypedList } from '#shared/domain/typed-lists.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { type ReadableRoots, readableRoots } from './readable-roots.ts';
+import { responsibilitiesOf, responsibilitiesOn } from './relation-service.ts';
 
 /** Which list a request asks for. */
 export type ListTarget =
@@ -313,13 +315,21 @@ export async function listObjects(
   const check = since === undefined ? undefined : (node: Node) => Date.parse(node.modificationDate) >= since;
   const skip = p.cursor ? 0 : (p.currentPage - 1) * p.pageSize;
   const entries = listEntries(source.partitions, filter, range, skip + p.pageSize);
-  const [collected, countedTotal] = await Promise.all([
+  // The caller's responsibilities do not depend on the page: read beside it.
+  const [collected, countedTotal, held] = await Promise.all([
     collectPage(entries, skip, p.pageSize, p.draft ? 'DRAFT' : 'PUBLISHED', check),
     source.total(),
+    responsibilitiesOf(caller),
   ]);
-  const parents = await parentsOf(collected.nodes, knownParent);
+  const [parents, relationCounts] = await Promise.all([
+    parentsOf(collected.nodes, knownParent),
+    readRelationCounts(collected.nodes.map((node) => node.nodeId)),
+  ]);
   const results = collected.nodes.map((node) => {
-    const element = toListElement(node, node.parentId ? (parents.get(node.parentId) ?? null) : null);
+    const element = toListElement(node, node.parentId ? (parents.get(node.parentId) ?? null) : null, {
+      ...(relationCounts.has(node.nodeId) ? { counts: relationCounts.get(node.nodeId) } : {}),
+      responsibilities: responsibilitiesOn(held, node.nodeId),
+    });
     return analyzer ? toAnalyzerElement(element, node) : element;
   });
   // Counts cover type and status; other filters leave the count an upper bound, unless this page ends the list.

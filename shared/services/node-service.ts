@@ -13,6 +13,7 @@ import {
   type NodeWrite,
   NodeWriteConflict,
 } from '#shared/data/node-write-path.ts';
+import { settleAll, settleDeleted } from '#shared/data/relation-settling.ts';
 import {
   BadRequestError,
   bodyError,
@@ -524,6 +525,8 @@ export async function deleteNode(
         );
         for (const entry of batch) if (entry.deleted) deleted.set(entry.deleted.nodeId, entry.deleted);
       }
+      // No link can be added to a deleted node: the relations read now are all it has.
+      await settleAll([...deleted.values()], settleDeleted);
       // The root has the fewest ancestors: it comes first, then the subtree level by level.
       return [...deleted.values()].sort((a, b) => a.ancestorIds.length - b.ancestorIds.length);
     } catch (error) {

@@ -14,6 +14,7 @@ import {
   NodeWriteConflict,
   releaseDeleteLease,
 } from '#shared/data/node-write-path.ts';
+import { purgeRelationsAbout, settleAll, settleRestored } from '#shared/data/relation-settling.ts';
 import {
   deleteItems,
   findTrashEntry,
@@ -186,6 +187,7 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
     }
     throw error;
   }
+  await settleAll(restored, settleRestored);
   return restored;
 }
 
@@ -200,7 +202,8 @@ export async function purgeSubtree(caller: Caller, rootId: string): Promise<void
       const fileInfo = version.fields.fileInfo as StoredFileInfo | null | undefined;
       if (fileInfo?.fileId) fileIds.add(fileInfo.fileId);
     }
-    // The node's own partition, and its link in its parent's trash.
+    await purgeRelationsAbout(node.nodeId, node.nodeType);
+    // The node's own partition (its relations and their counts too), and its link in its parent's trash.
     await deleteItems(items.map((item) => ({ PK: item.PK, SK: item.SK })));
   }
   await Promise.all([...fileIds].map((fileId) => deleteFile(fileId)));

@@ -12,6 +12,7 @@ import { kindOf } from '#shared/domain/node-types.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { getNode } from './node-service.ts';
 import { diagramOf, edgeView } from './process-diagram-service.ts';
+import { relationSummaryOf } from './relation-service.ts';
 
 const byCreation = (a: Node, b: Node) =>
   a.creationDate.localeCompare(b.creationDate) || a.nodeId.localeCompare(b.nodeId);
@@ -26,10 +27,11 @@ export async function getTypedNode(
   if (!nodeTypes.includes(node.nodeType))
     throw new NotFoundError('NODE_NOT_FOUND', `No ${nodeTypes.join(' or ').toLowerCase()} with id ${nodeId}`);
   const { childLists } = kindOf(node.nodeType);
-  const [parent, children] = await Promise.all([
+  const [parent, children, relationSummary] = await Promise.all([
     node.parentId ? findNode(node.parentId) : null,
     // draft=false: the published versions of the children (a published process's tasks as published).
     childLists.length > 0 ? findLiveChildren(node.nodeId, draft ? 'DRAFT' : 'PUBLISHED') : [],
+    relationSummaryOf(caller, node.nodeId),
   ]);
   const listed = Object.fromEntries(
     childLists.map((list) => [
@@ -42,7 +44,12 @@ export async function getTypedNode(
     // draft=false: the edges as the process was published (an edge to a task published since is shown too).
     const published = draft ? undefined : ((await findPublishedEdges(node.nodeId)) ?? []);
     const { tasks, edges } = await diagramOf(node.nodeId, listed.tasks ?? [], published);
-    return toTypedElement(node, parent, { ...listed, tasks }, { edges: edges.map(edgeView) });
+    return toTypedElement(
+      node,
+      parent,
+      { ...listed, tasks },
+      { edges: edges.map(edgeView), relationSummary },
+    );
   }
-  return toTypedElement(node, parent, listed);
+  return toTypedElement(node, parent, listed, { relationSummary });
 }

@@ -481,6 +481,34 @@ MATRIX['DELETE /api/v1/trash/{nodeId}'] = {
   expected: expect6(401, 403, 403, 404, 204, 204),
   call: async () => ({ method: 'DELETE', path: `/api/v1/trash/${await trashedFolder()}` }),
 };
+/** A fresh process of environment A, documented by document A when `linked`. */
+async function processForRelations(linked: boolean): Promise<string> {
+  const process = (await createOfType(api, admin(), world.envA, 'PROCESS')).nodeId as string;
+  if (linked) {
+    await api.call('PUT', `/api/v1/items/${process}/relations/documentedBy/${world.documentA}`, {
+      token: admin(),
+    });
+  }
+  return process;
+}
+MATRIX['GET /api/v1/items/{nodeId}/relations'] = {
+  expected: expect6(401, 200, 200, 404, 200, 200),
+  call: async () => ({ method: 'GET', path: `/api/v1/items/${world.documentA}/relations` }),
+};
+MATRIX['PUT /api/v1/items/{nodeId}/relations/{relation}/{targetId}'] = {
+  expected: expect6(401, 403, 200, 404, 200, 200),
+  call: async () => ({
+    method: 'PUT',
+    path: `/api/v1/items/${await processForRelations(false)}/relations/documentedBy/${world.documentA}`,
+  }),
+};
+MATRIX['DELETE /api/v1/items/{nodeId}/relations/{relation}/{targetId}'] = {
+  expected: expect6(401, 403, 204, 404, 204, 204),
+  call: async () => ({
+    method: 'DELETE',
+    path: `/api/v1/items/${await processForRelations(true)}/relations/documentedBy/${world.documentA}`,
+  }),
+};
 for (const typed of TYPED_RETRIEVES) {
   MATRIX[`GET /api/v1${typed.path}`] = {
     expected: expect6(401, 200, 200, 404, 200, 200),

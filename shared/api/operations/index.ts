@@ -6,6 +6,7 @@ import * as grants from './grants.ts';
 import * as lists from './lists.ts';
 import * as nodes from './nodes.ts';
 import * as process from './process.ts';
+import * as relations from './relations.ts';
 import * as service from './service.ts';
 import * as trash from './trash.ts';
 import * as uploads from './uploads.ts';
@@ -21,6 +22,7 @@ export const OPERATION_LIST = [
   ...Object.values(lists),
   ...Object.values(admin),
   ...Object.values(grants),
+  ...Object.values(relations),
   ...Object.values(actions),
   ...Object.values(service),
 ];

@@ -75,6 +75,8 @@ describe('deleting a subtree', () => {
       ancestorIds: [...folder.ancestorIds, folder.nodeId],
     });
     ddb.on(GetCommand).resolves({ Item: nodes.toItem(folder) });
+    // Neither has relations to settle after the delete.
+    ddb.on(QueryCommand).resolves({ Items: [] });
     ddb
       .on(QueryCommand, {
         ExpressionAttributeValues: { ':pk': `NODE#${folder.nodeId}`, ':prefix': 'CHILD#' },

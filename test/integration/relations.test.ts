@@ -1,0 +1,341 @@
+/**
+ * Relations and responsibilities as a user of lists and retrieves sees them: the catalogue enforced, links
+ * idempotent, the §2.4 counts exact after links, unlinks (also concurrent ones), deletes, restores, purges
+ * and publishes, and each caller's own responsibilities, directly and through the roles they hold.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNode, createOfType, defaultEnvironmentId } from './helpers/library.ts';
+import { createUser, grant, PASSWORD } from './helpers/personas.ts';
+import { type ApiClient, startTestStack, type TestStack } from './helpers/test-stack.ts';
+
+let ctx: TestStack;
+let api: ApiClient;
+let admin: string;
+let env: string;
+let processSet: string;
+let documentSet: string;
+
+beforeAll(async () => {
+  ctx = await startTestStack();
+  api = ctx.api;
+  admin = await api.login();
+  env = await defaultEnvironmentId(api, admin);
+  processSet = (await createOfType(api, admin, env, 'PROCESS_SET', 'Relations processes')).nodeId;
+  documentSet = (await createOfType(api, admin, env, 'DOCUMENT_SET', 'Relations documents')).nodeId;
+});
+afterAll(() => ctx.close());
+
+const newProcess = async (name = 'Process') =>
+  (
+    await createNode(api, admin, {
+      '@type': 'Process',
+      nodeType: 'PROCESS',
+      name,
+      parent: { nodeId: processSet },
+    })
+  ).nodeId as string;
+const newDocument = async (name = 'Document') =>
+  (
+    await createNode(api, admin, {
+      '@type': 'Document',
+      nodeType: 'DOCUMENT',
+      name,
+      documentType: 'URL',
+      url: 'https://example.com/doc',
+      parent: { nodeId: documentSet },
+    })
+  ).nodeId as string;
+const newOfType = async (nodeType: string) =>
+  (await createOfType(api, admin, env, nodeType)).nodeId as string;
+
+const link = (from: string, relation: string, to: string, token = admin) =>
+  api.call('PUT', `/api/v1/items/${from}/relations/${relation}/${to}`, { token });
+const unlink = (from: string, relation: string, to: string, token = admin) =>
+  api.call('DELETE', `/api/v1/items/${from}/relations/${relation}/${to}`, { token });
+
+/** The list element of `nodeId` in its parent's children list, as `token` sees it. */
+async function element(parentId: string, nodeId: string, token = admin) {
+  const page = await api.call('GET', `/api/v1/list/${parentId}?pageSize=1000`, { token });
+  expect(page.status).toBe(200);
+  const found = page.body.results.find((e: { nodeId: string }) => e.nodeId === nodeId);
+  if (!found) throw new Error(`${nodeId} is not listed under ${parentId}`);
+  return found;
+}
+const documentCount = async (processId: string) => (await element(processSet, processId)).documentCount;
+
+async function relationsOf(nodeId: string, query = '', token = admin) {
+  const all: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: any = await api.call(
+      'GET',
+      `/api/v1/items/${nodeId}/relations?pageSize=7${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { token },
+    );
+    expect(page.status).toBe(200);
+    all.push(...page.body.results);
+    cursor = page.body.nextCursor;
+  } while (cursor);
+  return all;
+}
+
+describe('linking', () => {
+  it('links once however often it is asked, and lists the link from both ends', async () => {
+    const process = await newProcess();
+    const document = await newDocument();
+    const first = await link(process, 'documentedBy', document);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      relation: 'documentedBy',
+      direction: 'out',
+      other: { id: document, nodeType: 'DOCUMENT', name: 'Document' },
+    });
+    const again = await link(process, 'documentedBy', document);
+    expect(again.status).toBe(200);
+    expect(again.body.createdAt).toBe(first.body.createdAt);
+    expect(await documentCount(process)).toBe(1);
+
+    expect(await relationsOf(process)).toEqual([first.body]);
+    const fromDocument = await relationsOf(document);
+    expect(fromDocument).toHaveLength(1);
+    expect(fromDocument[0]).toMatchObject({
+      relation: 'documentedBy',
+      direction: 'in',
+      other: { id: process },
+    });
+  });
+
+  it('refuses what the catalogue does not allow, naming the parameter and the rule', async () => {
+    const document = await newDocument();
+    const control = await newOfType('CONTROL');
+    const wrongSource = await link(document, 'mitigatedBy', control);
+    expect(wrongSource.status).toBe(400);
+    expect(wrongSource.headers.get('content-type')).toMatch(/problem\+json/);
+    expect(wrongSource.body.errors[0]).toMatchObject({
+      in: 'path',
+      path: '$.relation',
+      rule: 'relation_catalogue',
+    });
+
+    const process = await newProcess();
+    const wrongTarget = await link(process, 'documentedBy', control);
+    expect(wrongTarget.status).toBe(400);
+    expect(wrongTarget.body.errors[0]).toMatchObject({ path: '$.targetId', rule: 'relation_catalogue' });
+
+    expect((await link(process, 'documentedBy', process)).status).toBe(400);
+    expect((await link(process, 'notARelation', document)).status).toBe(400);
+    expect((await link(process, 'documentedBy', '00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect(await relationsOf(process)).toEqual([]);
+  });
+
+  it('keeps every count of §2.4 from the relations, in lists and in the per-type retrieve', async () => {
+    const process = await newProcess();
+    const [docA, docB] = [await newDocument('A'), await newDocument('B')];
+    const asset = await newOfType('ASSET');
+    const otherAsset = await newOfType('ASSET');
+    const resource = await newOfType('RESOURCE');
+    const role = await newOfType('ROLE');
+    const orgUnit = await newOfType('ORG_UNIT');
+    for (const [relation, target] of [
+      ['documentedBy', docA],
+      ['documentedBy', docB],
+      ['uses', asset],
+      ['uses', resource],
+      ['relatesTo', otherAsset],
+      ['relatesTo', role],
+      ['responsible', role],
+      ['accountable', role],
+      ['consulted', orgUnit],
+    ] as const) {
+      expect((await link(process, relation, target)).status).toBe(200);
+    }
+    const counts = {
+      documentCount: 2,
+      assetCount: 1,
+      resourceCount: 1,
+      relatedAssetCount: 1,
+      relatedResourceCount: 0,
+      // One role, whatever kinds it holds.
+      roleCount: 1,
+      relatedRoleCount: 1,
+      orgUnitCount: 1,
+      relatedOrgUnitCount: 0,
+    };
+    expect(await element(processSet, process)).toMatchObject(counts);
+    const retrieved = await api.call('GET', `/api/v1/process/processes/${process}`, { token: admin });
+    expect(retrieved.body.relationSummary).toMatchObject({ ...counts, relationCount: 8 });
+
+    // Seen from the document: one relation with a process, which counts as none of the nine.
+    const document = await api.call('GET', `/api/v1/document/documents/${docA}`, { token: admin });
+    expect(document.body.relationSummary).toMatchObject({ relationCount: 1, documentCount: 0 });
+
+    // Removing one kind keeps the role; removing the last removes it.
+    expect((await unlink(process, 'responsible', role)).status).toBe(204);
+    expect(await element(processSet, process)).toMatchObject({ roleCount: 1 });
+    expect((await unlink(process, 'accountable', role)).status).toBe(204);
+    expect(await element(processSet, process)).toMatchObject({ roleCount: 0, relatedRoleCount: 1 });
+    expect((await unlink(process, 'accountable', role)).status).toBe(404);
+  });
+
+  it('counts exactly under concurrent links and unlinks of one object', async () => {
+    const process = await newProcess();
+    const documents = await Promise.all(Array.from({ length: 24 }, (_, i) => newDocument(`Doc ${i}`)));
+    const [kept, dropped] = [documents.slice(0, 12), documents.slice(12)];
+    const linked = await Promise.all(documents.map((d) => link(process, 'documentedBy', d)));
+    expect(linked.map((r) => r.status)).toEqual(documents.map(() => 200));
+    // Unlink half while linking the other half again (idempotent) and the first half once more.
+    const mixed = await Promise.all([
+      ...dropped.map((d) => unlink(process, 'documentedBy', d)),
+      ...kept.map((d) => link(process, 'documentedBy', d)),
+    ]);
+    expect(mixed.map((r) => r.status).sort()).toEqual(
+      [...kept.map(() => 200), ...dropped.map(() => 204)].sort(),
+    );
+    expect(await documentCount(process)).toBe(kept.length);
+    const listed = await relationsOf(process);
+    expect(listed.map((r) => r.other.id).sort()).toEqual([...kept].sort());
+  });
+});
+
+describe('deletes, restores, purges and publishes', () => {
+  it('a deleted document stops counting for every process that linked it, and counts again when restored', async () => {
+    const document = await newDocument('Shared');
+    const processes = await Promise.all([newProcess('P1'), newProcess('P2'), newProcess('P3')]);
+    for (const p of processes) expect((await link(p, 'documentedBy', document)).status).toBe(200);
+    for (const p of processes) expect(await documentCount(p)).toBe(1);
+
+    expect((await api.call('DELETE', `/api/v1/items/${document}`, { token: admin, body: {} })).status).toBe(
+      200,
+    );
+    for (const p of processes) {
+      expect(await documentCount(p)).toBe(0);
+      expect(await relationsOf(p)).toEqual([]);
+    }
+    // No new link to a deleted object.
+    expect((await link(processes[0] as string, 'documentedBy', document)).status).toBe(404);
+
+    expect((await api.call('POST', `/api/v1/items/${document}/restore`, { token: admin })).status).toBe(200);
+    for (const p of processes) {
+      expect(await documentCount(p)).toBe(1);
+      expect((await relationsOf(p)).map((r) => r.other.id)).toEqual([document]);
+    }
+
+    expect((await api.call('DELETE', `/api/v1/items/${document}`, { token: admin, body: {} })).status).toBe(
+      200,
+    );
+    expect((await api.call('DELETE', `/api/v1/trash/${document}`, { token: admin })).status).toBe(204);
+    for (const p of processes) {
+      expect(await documentCount(p)).toBe(0);
+      expect(await relationsOf(p)).toEqual([]);
+      // The link went with the purge: nothing left to remove.
+      expect((await unlink(p, 'documentedBy', document)).status).toBe(404);
+    }
+  });
+
+  it('deleting the linking process leaves the document counting nothing from it; a publish changes no count', async () => {
+    const document = await newDocument();
+    const process = await newProcess();
+    const asset = await newOfType('ASSET');
+    await link(process, 'documentedBy', document);
+    await link(process, 'uses', asset);
+    const current = await api.call('GET', `/api/v1/items/${process}`, { token: admin });
+    const published = await api.call('POST', `/api/v1/items/${process}/publish`, {
+      token: admin,
+      body: { nodeVersionId: current.body.nodeVersionId },
+    });
+    expect(published.status).toBe(200);
+    expect(await element(processSet, process)).toMatchObject({ documentCount: 1, assetCount: 1 });
+
+    const before = await api.call('GET', `/api/v1/document/documents/${document}`, { token: admin });
+    expect(before.body.relationSummary.relationCount).toBe(1);
+    await api.call('DELETE', `/api/v1/items/${process}`, { token: admin, body: {} });
+    const after = await api.call('GET', `/api/v1/document/documents/${document}`, { token: admin });
+    expect(after.body.relationSummary.relationCount).toBe(0);
+    expect(await relationsOf(document)).toEqual([]);
+  });
+});
+
+describe('responsibilities', () => {
+  it('shows the caller their own, directly and through the roles they hold', async () => {
+    const process = await newProcess('Order to cash');
+    const task = (
+      await createNode(api, admin, {
+        '@type': 'TaskNode',
+        nodeType: 'TASK',
+        name: 'Ship',
+        parent: { nodeId: process },
+      })
+    ).nodeId as string;
+    const role = await newOfType('ROLE');
+    const holder = await createUser(api, admin, `holder-${Date.now()}`);
+    const bystander = await createUser(api, admin, `bystander-${Date.now()}`);
+    for (const user of [holder, bystander]) await grant(api, admin, env, user, 'READER');
+    const holderToken = await api.login((await userName(holder)) as string, PASSWORD);
+    const bystanderToken = await api.login((await userName(bystander)) as string, PASSWORD);
+
+    expect((await link(role, 'heldBy', holder)).status).toBe(200);
+    expect((await link(process, 'responsible', role)).status).toBe(200);
+    expect((await link(task, 'accountable', holder)).status).toBe(200);
+
+    const mine = (await element(processSet, process, holderToken)).responsibilities;
+    expect(mine).toEqual({
+      informed: false,
+      accountable: false,
+      verifier: false,
+      responsible: true,
+      signatory: false,
+      consulted: false,
+      support: false,
+    });
+    expect((await element(process, task, holderToken)).responsibilities.accountable).toBe(true);
+    expect(
+      Object.values((await element(processSet, process, bystanderToken)).responsibilities),
+    ).not.toContain(true);
+    const retrieved = await api.call('GET', `/api/v1/process/processes/${process}`, { token: holderToken });
+    expect(retrieved.body.relationSummary.responsibilities.responsible).toBe(true);
+
+    // The role deleted: what came through it is gone; the direct one stays.
+    await api.call('DELETE', `/api/v1/items/${role}`, { token: admin, body: {} });
+    expect((await element(processSet, process, holderToken)).responsibilities.responsible).toBe(false);
+    expect((await element(process, task, holderToken)).responsibilities.accountable).toBe(true);
+  });
+});
+
+describe('permissions', () => {
+  it('needs edit to link, read on the other end, and lists only readable ends', async () => {
+    const process = await newProcess();
+    const document = await newDocument();
+    const reader = await createUser(api, admin, `reader-${Date.now()}`);
+    await grant(api, admin, env, reader, 'READER');
+    const readerToken = await api.login((await userName(reader)) as string, PASSWORD);
+    expect((await link(process, 'documentedBy', document, readerToken)).status).toBe(403);
+
+    // A document in another environment: the editor of this one cannot see it, so cannot link it.
+    const otherEnv = (
+      await createNode(api, admin, {
+        '@type': 'NodeElement',
+        nodeType: 'ENVIRONMENT',
+        name: `Other ${Date.now()}`,
+      })
+    ).nodeId as string;
+    const hidden = (await createOfType(api, admin, otherEnv, 'DOCUMENT')).nodeId as string;
+    const editor = await createUser(api, admin, `editor-${Date.now()}`);
+    await grant(api, admin, env, editor, 'EDITOR');
+    const editorToken = await api.login((await userName(editor)) as string, PASSWORD);
+    expect((await link(process, 'documentedBy', hidden, editorToken)).status).toBe(404);
+    expect((await link(process, 'documentedBy', document, editorToken)).status).toBe(200);
+
+    // The administrator links the hidden one: it counts, but the editor's list of relations leaves it out.
+    expect((await link(process, 'documentedBy', hidden)).status).toBe(200);
+    expect(await documentCount(process)).toBe(2);
+    expect((await relationsOf(process, '', editorToken)).map((r) => r.other.id)).toEqual([document]);
+    expect((await api.call('GET', `/api/v1/items/${hidden}/relations`, { token: editorToken })).status).toBe(
+      404,
+    );
+  });
+});
+
+async function userName(principalId: string): Promise<string | undefined> {
+  const users = await api.call('GET', '/api/v1/admin/users?pageSize=1000', { token: admin });
+  return users.body.results.find((u: { principalId: string }) => u.principalId === principalId)?.username;
+}
