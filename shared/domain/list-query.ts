@@ -1,5 +1,6 @@
 /** What a list request asks for (GET /list, /list/{nodeId} and the per-type lists), as the list service takes it. */
 import type { NodeStatus } from './node.ts';
+import type { ResponsibilityKind } from './relations.ts';
 
 export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -24,4 +25,9 @@ export interface ListQuery {
   modifiedSince?: string;
   cursor?: string;
   draft?: boolean;
+  /** Objects related to this object (either direction); `relation` narrows it. */
+  relatedTo?: string;
+  relation?: string;
+  /** Objects on which the caller holds a responsibility (any, or this kind). */
+  responsibility?: 'any' | ResponsibilityKind;
 }

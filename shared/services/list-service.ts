@@ -42,6 +42,7 @@ import { can } from '#shared/domain/permissions.ts';
 import { FACET_ITEM_TYPES, type TypedList } from '#shared/domain/typed-lists.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { type ReadableRoots, readableRoots } from './readable-roots.ts';
+import { candidatePage } from './related-lists.ts';
 import { responsibilitiesOf, responsibilitiesOn } from './relation-service.ts';
 
 /** Which list a request asks for. */
@@ -93,6 +94,9 @@ function parametersOf(target: ListTarget, query: ListQuery): ListParameters {
     name,
     modifiedSince,
     draft,
+    relatedTo: query.relatedTo,
+    relation: query.relation,
+    responsibility: query.responsibility,
   });
   if (query.cursor && query.currentPage) {
     throw queryError('currentPage', 'exclusive', 'cannot be combined with cursor: the cursor knows its page');
@@ -287,6 +291,10 @@ export async function listObjects(
   query: ListQuery,
 ): Promise<ListPage<ListElement | AnalyzerElement>> {
   const p = parametersOf(target, query);
+  const analyzer = target.kind === 'typed' && target.list.kind === 'analyzer';
+  if (query.relatedTo || query.responsibility || query.relation) {
+    return relatedList(caller, target, query, p, analyzer);
+  }
   let source: ListSource;
   let knownParent: Node | undefined;
   if (target.kind === 'children') {
@@ -296,7 +304,6 @@ export async function listObjects(
   } else {
     source = readableSource(await readableRoots(caller), p);
   }
-  const analyzer = target.kind === 'typed' && target.list.kind === 'analyzer';
   const filter: EntryFilter = {
     ...(source.entryNodeTypes ? { nodeTypes: source.entryNodeTypes } : {}),
     ...(p.nodeStatus ? { nodeStatus: p.nodeStatus } : {}),
@@ -348,6 +355,54 @@ export async function listObjects(
       collected.more && collected.last
         ? encodeCursor({ after: collected.last.sortValue, page: p.currentPage + 1 }, p.fingerprint)
         : null,
+  };
+}
+
+/** A list of related objects, or of objects the caller holds a responsibility on (related-lists.ts). */
+async function relatedList(
+  caller: Caller,
+  target: ListTarget,
+  query: ListQuery,
+  p: ListParameters,
+  analyzer: boolean,
+): Promise<ListPage<ListElement | AnalyzerElement>> {
+  let knownParent: Node | undefined;
+  if (target.kind === 'children') knownParent = (await childrenSource(caller, target.parentId, p)).parent;
+  const inScope = (node: Node) =>
+    (target.kind !== 'children' || node.parentId === target.parentId) &&
+    (!analyzer || toAnalyzerElement(toListElement(node, null), node).findings.length > 0);
+  const [page, held] = await Promise.all([
+    candidatePage(
+      caller,
+      {
+        ...(query.relatedTo ? { relatedTo: query.relatedTo } : {}),
+        ...(query.relation ? { relation: query.relation } : {}),
+        ...(query.responsibility ? { responsibility: query.responsibility } : {}),
+      },
+      p,
+      inScope,
+    ),
+    responsibilitiesOf(caller),
+  ]);
+  const [parents, relationCounts] = await Promise.all([
+    parentsOf(page.nodes, knownParent),
+    readRelationCounts(page.nodes.map((node) => node.nodeId)),
+  ]);
+  return {
+    totalRecords: page.totalRecords,
+    totalRecordsExact: true,
+    sortKey: p.sortKey,
+    order: p.order,
+    pageSize: p.pageSize,
+    currentPage: p.currentPage,
+    results: page.nodes.map((node) => {
+      const element = toListElement(node, node.parentId ? (parents.get(node.parentId) ?? null) : null, {
+        ...(relationCounts.has(node.nodeId) ? { counts: relationCounts.get(node.nodeId) } : {}),
+        responsibilities: responsibilitiesOn(held, node.nodeId),
+      });
+      return analyzer ? toAnalyzerElement(element, node) : element;
+    }),
+    nextCursor: page.nextCursor,
   };
 }
 

@@ -339,3 +339,73 @@ async function userName(principalId: string): Promise<string | undefined> {
   const users = await api.call('GET', '/api/v1/admin/users?pageSize=1000', { token: admin });
   return users.body.results.find((u: { principalId: string }) => u.principalId === principalId)?.username;
 }
+
+describe('list filters', () => {
+  it('lists the objects related to one object, narrowed by relation and walked by cursor', async () => {
+    const risk = await newOfType('RISK');
+    const controls = await Promise.all([1, 2, 3].map(() => newOfType('CONTROL')));
+    const process = await newProcess('Affected');
+    for (const control of controls) expect((await link(risk, 'mitigatedBy', control)).status).toBe(200);
+    expect((await link(risk, 'affects', process)).status).toBe(200);
+
+    const all = await api.call('GET', `/api/v1/list?relatedTo=${risk}&pageSize=1000`, { token: admin });
+    expect(all.status).toBe(200);
+    expect(all.body.totalRecords).toBe(4);
+    expect(all.body.totalRecordsExact).toBe(true);
+    expect(all.body.results.map((e: { nodeId: string }) => e.nodeId).sort()).toEqual(
+      [...controls, process].sort(),
+    );
+
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await api.call(
+        'GET',
+        `/api/v1/list?relatedTo=${risk}&relation=mitigatedBy&pageSize=2${cursor ? `&cursor=${cursor}` : ''}`,
+        { token: admin },
+      );
+      expect(page.status).toBe(200);
+      expect(page.body.totalRecords).toBe(3);
+      walked.push(...page.body.results.map((e: { nodeId: string }) => e.nodeId));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(walked).toEqual([...controls].sort());
+
+    // From the other end, the risk is related to each control; a type filter applies as on any list.
+    const fromControl = await api.call('GET', `/api/v1/list?relatedTo=${controls[0]}&nodeType=RISK`, {
+      token: admin,
+    });
+    expect(fromControl.body.results.map((e: { nodeId: string }) => e.nodeId)).toEqual([risk]);
+    const refused = await api.call('GET', `/api/v1/list?relation=mitigatedBy`, { token: admin });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0]).toMatchObject({ path: '$.relation' });
+    const forged = await api.call('GET', `/api/v1/list?relatedTo=${risk}&cursor=bm90LWEtY3Vyc29y`, {
+      token: admin,
+    });
+    expect(forged.status).toBe(400);
+  });
+
+  it('lists the objects where the caller holds a responsibility, any or one kind', async () => {
+    const username = `dashboard-${Date.now()}`;
+    const user = await createUser(api, admin, username);
+    await grant(api, admin, env, user, 'READER');
+    const token = await api.login(username, PASSWORD);
+    const role = await newOfType('ROLE');
+    const [p1, p2, p3] = [await newProcess('R1'), await newProcess('R2'), await newProcess('R3')];
+    await link(role, 'heldBy', user);
+    await link(p1, 'responsible', role);
+    await link(p2, 'informed', user);
+    await link(p3, 'informed', role);
+
+    const ids = async (query: string) =>
+      (await api.call('GET', `/api/v1/process/list?${query}`, { token })).body.results
+        .map((e: { nodeId: string }) => e.nodeId)
+        .sort();
+    expect(await ids('responsibility=any')).toEqual([p1, p2, p3].sort());
+    expect(await ids('responsibility=informed')).toEqual([p2, p3].sort());
+    expect(await ids('responsibility=responsible')).toEqual([p1]);
+    expect(await ids('responsibility=signatory')).toEqual([]);
+    await unlink(role, 'heldBy', user);
+    expect(await ids('responsibility=any')).toEqual([p2]);
+  });
+});

@@ -5,6 +5,7 @@ import { listPageSchema } from '#shared/domain/list-element.ts';
 import { MAX_PAGE_SIZE, SORT_KEYS } from '#shared/domain/list-query.ts';
 import { uuidSchema } from '#shared/domain/node-payloads.ts';
 import { NODE_TYPE_NAMES } from '#shared/domain/node-types.ts';
+import { RELATION_NAMES, RESPONSIBILITY_KINDS } from '#shared/domain/relations.ts';
 import { TYPED_LISTS } from '#shared/domain/typed-lists.ts';
 import { API_PREFIX, authenticated, defineOperation, problem } from '../operation.ts';
 import { booleanParam, cursorParam, positiveIntParam } from '../params.ts';
@@ -44,6 +45,9 @@ const listQuerySchema = z.strictObject({
   ),
   cursor: z.optional(cursorParam),
   draft: z.optional(booleanParam),
+  relatedTo: z.optional(uuidSchema),
+  relation: z.optional(z.enum(RELATION_NAMES as [string, ...string[]])),
+  responsibility: z.optional(z.enum(['any', ...RESPONSIBILITY_KINDS])),
 });
 
 const camel = (path: string) =>
@@ -88,6 +92,11 @@ export const listNodes = defineOperation({
       '`nodeStatus`, `name` (case-insensitive, contained in the name), `modifiedSince` (ISO 8601, at or ' +
       'after; with sortKey=modificationDate it is a range read, the way for sync clients), `draft=false` ' +
       '(only published objects, as published).',
+    '',
+    '**Relations.** `relatedTo=<nodeId>`: the objects related to that object, either direction (`relation` ' +
+      'narrows it to one relation); `responsibility=any` or one of the seven kinds: the objects on which the ' +
+      'caller holds a responsibility, directly or through a role they hold. These read the relations first ' +
+      '(their cost follows the number of related objects, not the size of the library) and total exactly.',
     '',
     '**Totals.** `totalRecords` comes from counts the service keeps, never from counting. With a `name`, ' +
       '`modifiedSince` or `draft=false` filter, or on the analyzer list, no count is kept: `totalRecords` is ' +
