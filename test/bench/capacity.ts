@@ -42,11 +42,35 @@ export async function measureCapacity({ api, token, lastLine, stack }: BenchStac
     },
   });
   record('update');
+  // A relation between a document in the folder and a role: linked, linked again (no change), unlinked.
+  const document = await api.call('POST', '/api/v1/items', {
+    token,
+    body: {
+      parent: { nodeId: created.body.nodeId },
+      '@type': 'Document',
+      nodeType: 'DOCUMENT',
+      name: 'Bench document',
+      documentType: 'URL',
+      url: 'https://example.com/bench',
+    },
+  });
+  const role = await api.call('POST', '/api/v1/items', {
+    token,
+    body: { parent, '@type': 'Role', nodeType: 'ROLE', name: 'Bench role' },
+  });
+  const relation = `/api/v1/items/${document.body.nodeId}/relations/relatesTo/${role.body.nodeId}`;
+  await api.call('PUT', relation, { token });
+  record('link');
+  await api.call('PUT', relation, { token });
+  record('link again (no change)');
+  await api.call('DELETE', relation, { token });
+  record('unlink');
+  await api.call('DELETE', `/api/v1/items/${role.body.nodeId}`, { token, body: {} });
   // Measured while the node exists, with the stack's configuration (as its functions run); log lines of
   // these in-process calls are not read.
   const authCost = await stack.run(() => measureAuthCost(created.body.nodeId, token));
   await api.call('DELETE', `/api/v1/items/${created.body.nodeId}`, { token, body: {} });
-  record('delete (one node)');
+  record('delete (a folder and its document)');
 
   // The session check alone, measured through the same repository call every request makes.
   const { metered } = await import('#shared/clients/capacity-meter.ts');
