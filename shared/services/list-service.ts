@@ -15,7 +15,7 @@
  *   pageSize ÷ (share of objects modified since) objects per page.
  */
 
-import { type ListSortKey, listPartition } from '#shared/data/list-indexes.ts';
+import { listPartition } from '#shared/data/list-indexes.ts';
 import {
   type EntryFilter,
   fetchListed,
@@ -33,7 +33,7 @@ import {
   maturityElement,
   toAnalyzerElement,
 } from '#shared/domain/governance.ts';
-import { decodeCursor, encodeCursor, type ListCursor, queryFingerprint } from '#shared/domain/list-cursor.ts';
+import { decodeCursor, encodeCursor, queryFingerprint } from '#shared/domain/list-cursor.ts';
 import { type ListElement, type ListPage, toListElement } from '#shared/domain/list-element.ts';
 import { DEFAULT_PAGE_SIZE, type ListQuery, MAX_OFFSET } from '#shared/domain/list-query.ts';
 import type { Node, NodeStatus } from '#shared/domain/node.ts';
@@ -42,7 +42,7 @@ import { can } from '#shared/domain/permissions.ts';
 import { FACET_ITEM_TYPES, type TypedList } from '#shared/domain/typed-lists.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { type ReadableRoots, readableRoots } from './readable-roots.ts';
-import { candidatePage } from './related-lists.ts';
+import { candidatePage, type ListParameters } from './related-lists.ts';
 import { responsibilitiesOf, responsibilitiesOn } from './relation-service.ts';
 
 /** Which list a request asks for. */
@@ -50,21 +50,6 @@ export type ListTarget =
   | { kind: 'all' }
   | { kind: 'children'; parentId: string }
   | { kind: 'typed'; list: TypedList };
-
-/** The parameters of a list request, checked and with defaults applied. */
-interface ListParameters {
-  pageSize: number;
-  sortKey: ListSortKey;
-  order: 'ASC' | 'DESC';
-  nodeTypes?: string[];
-  nodeStatus?: NodeStatus;
-  name?: string;
-  modifiedSince?: string;
-  draft: boolean;
-  cursor?: ListCursor;
-  currentPage: number;
-  fingerprint: string;
-}
 
 const queryError = (parameter: string, rule: string, message: string) =>
   new ValidationError([{ in: 'query', path: `$.${parameter}`, rule, message }]);

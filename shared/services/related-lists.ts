@@ -6,6 +6,7 @@
  * paged like any list: the cost follows the number of candidates, not the size of the library, and the
  * total is exact.
  */
+import type { ListSortKey } from '#shared/data/list-indexes.ts';
 import { findNode, findNodes } from '#shared/data/node-repository.ts';
 import { findRelationsOf } from '#shared/data/relation-repository.ts';
 import { NotFoundError, ValidationError } from '#shared/domain/errors.ts';
@@ -22,10 +23,10 @@ export interface CandidateFilter {
   responsibility?: 'any' | ResponsibilityKind;
 }
 
-export interface CandidateParameters {
+/** The parameters of a list request, checked and with defaults applied (list-service.ts). */
+export interface ListParameters {
   pageSize: number;
-  currentPage: number;
-  sortKey: 'nodeId' | 'name' | 'creationDate' | 'modificationDate';
+  sortKey: ListSortKey;
   order: 'ASC' | 'DESC';
   nodeTypes?: string[];
   nodeStatus?: NodeStatus;
@@ -33,6 +34,7 @@ export interface CandidateParameters {
   modifiedSince?: string;
   draft: boolean;
   cursor?: ListCursor;
+  currentPage: number;
   fingerprint: string;
 }
 
@@ -60,8 +62,14 @@ async function candidateIds(caller: Caller, filter: CandidateFilter): Promise<st
     .map(([id]) => id);
 }
 
-const sortValueOf = (node: Node, sortKey: CandidateParameters['sortKey']): string =>
-  sortKey === 'name' ? node.name.toLowerCase() : sortKey === 'nodeId' ? node.nodeId : node[sortKey];
+const sortValueOf = (node: Node, sortKey: ListSortKey): string => {
+  if (sortKey === 'name') return node.name.toLowerCase();
+  return sortKey === 'nodeId'
+    ? node.nodeId
+    : sortKey === 'creationDate'
+      ? node.creationDate
+      : node.modificationDate;
+};
 
 const compare = (a: [string, string], b: [string, string]) =>
   a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
@@ -97,7 +105,7 @@ export interface CandidatePage {
 export async function candidatePage(
   caller: Caller,
   filter: CandidateFilter,
-  p: CandidateParameters,
+  p: ListParameters,
   inScope: (node: Node) => boolean,
 ): Promise<CandidatePage> {
   if (filter.relation && !filter.relatedTo) {
