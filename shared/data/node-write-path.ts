@@ -272,8 +272,14 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
         Put: {
           TableName,
           Item: nodes.toItem(node),
-          ConditionExpression: 'nodeVersionId = :expected AND deleted = :false',
-          ExpressionAttributeValues: { ':expected': write.expectedNodeVersionId, ':false': false },
+          // A relation added since the node was read set hasRelations, which this put must not undo.
+          ConditionExpression:
+            'nodeVersionId = :expected AND deleted = :false AND (attribute_not_exists(hasRelations) OR hasRelations = :hasRelations)',
+          ExpressionAttributeValues: {
+            ':expected': write.expectedNodeVersionId,
+            ':false': false,
+            ':hasRelations': node.hasRelations ?? false,
+          },
         },
       };
       if (!node.deleted || !node.parentId) return [put];

@@ -113,6 +113,19 @@ export async function findRelation(key: { PK: string; SK: string }): Promise<Sto
   return item ? relations.fromItem(item) : null;
 }
 
+/**
+ * The relation counts of listed objects: read for those marked `hasRelations` (the others have none).
+ * A published copy may predate the mark, so published copies are all read.
+ */
+export function readRelationCountsOf(
+  nodes: { nodeId: string; hasRelations?: boolean | undefined }[],
+  copy: 'DRAFT' | 'PUBLISHED',
+): Promise<Map<string, RelationCounts>> {
+  return readRelationCounts(
+    nodes.filter((node) => copy === 'PUBLISHED' || node.hasRelations).map((node) => node.nodeId),
+  );
+}
+
 /** The kept counts of the given objects (absent: all zero). Eventually consistent, as lists are. */
 export async function readRelationCounts(nodeIds: string[]): Promise<Map<string, RelationCounts>> {
   const unique = [...new Set(nodeIds)];
@@ -176,19 +189,31 @@ export function countUpdateItems(deltas: RelationCountDeltas, TableName: string)
   });
 }
 
-/** The end must be live: a node not deleted, or an existing user. */
-export function endIsLive(id: string, type: string, TableName: string): TransactItem {
-  if (type === USER_END) {
+/**
+ * The end must be live: a node not deleted, or an existing user. A node without relations yet is marked
+ * `hasRelations` by the same transaction (lists read relation counts of marked nodes only).
+ */
+export function endIsLive(
+  end: { id: string; type: string; hasRelations?: boolean },
+  TableName: string,
+): TransactItem {
+  if (end.type === USER_END) {
     return {
-      ConditionCheck: { TableName, Key: userKey(id), ConditionExpression: 'attribute_exists(PK)' },
+      ConditionCheck: { TableName, Key: userKey(end.id), ConditionExpression: 'attribute_exists(PK)' },
     };
   }
+  const live = {
+    TableName,
+    Key: nodeKey(end.id),
+    ConditionExpression: 'deleted = :false',
+    ExpressionAttributeValues: { ':false': false },
+  };
+  if (end.hasRelations) return { ConditionCheck: live };
   return {
-    ConditionCheck: {
-      TableName,
-      Key: nodeKey(id),
-      ConditionExpression: 'deleted = :false',
-      ExpressionAttributeValues: { ':false': false },
+    Update: {
+      ...live,
+      UpdateExpression: 'SET hasRelations = :true',
+      ExpressionAttributeValues: { ':false': false, ':true': true },
     },
   };
 }

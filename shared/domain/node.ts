@@ -52,6 +52,11 @@ export const nodeSchema = z.object({
    * for readers only once that batch has committed (shared/data/diagram-batches.ts).
    */
   batchId: z.optional(z.string()),
+  /**
+   * Set (for good) by the node's first relation: only such nodes have relation counts to read, so lists
+   * read none for the others. Writes of the working copy carry it and fail if it was set meanwhile.
+   */
+  hasRelations: z.optional(z.boolean()),
 });
 export type Node = z.output<typeof nodeSchema>;
 

@@ -25,7 +25,7 @@ import {
 } from '#shared/data/list-repository.ts';
 import { type NodeCounts, readCounts, sumCounts } from '#shared/data/node-counts.ts';
 import { findNode, findNodes } from '#shared/data/node-repository.ts';
-import { readRelationCounts } from '#shared/data/relation-repository.ts';
+import { readRelationCountsOf } from '#shared/data/relation-repository.ts';
 import { NotFoundError, ValidationError } from '#shared/domain/errors.ts';
 import {
   type AnalyzerElement,
@@ -315,7 +315,7 @@ export async function listObjects(
   ]);
   const [parents, relationCounts] = await Promise.all([
     parentsOf(collected.nodes, knownParent),
-    readRelationCounts(collected.nodes.map((node) => node.nodeId)),
+    readRelationCountsOf(collected.nodes, p.draft ? 'DRAFT' : 'PUBLISHED'),
   ]);
   const results = collected.nodes.map((node) => {
     const element = toListElement(node, node.parentId ? (parents.get(node.parentId) ?? null) : null, {
@@ -371,7 +371,7 @@ async function relatedList(
   ]);
   const [parents, relationCounts] = await Promise.all([
     parentsOf(page.nodes, knownParent),
-    readRelationCounts(page.nodes.map((node) => node.nodeId)),
+    readRelationCountsOf(page.nodes, p.draft ? 'DRAFT' : 'PUBLISHED'),
   ]);
   return {
     totalRecords: page.totalRecords,

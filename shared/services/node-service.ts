@@ -338,27 +338,35 @@ export async function updateNode(
  * replaced is kept in the history.
  */
 export async function replaceWorkingCopy(current: Node, next: Node, along: NodeWrite[] = []): Promise<void> {
-  try {
-    await commitNodeWrites(
-      [
-        {
-          kind: 'replace',
-          node: next,
-          expectedNodeVersionId: current.nodeVersionId,
-          previousStatus: current.nodeStatus,
-          previous: current,
-        },
-        ...along,
-      ],
-      { completesRequest: true },
-    );
-  } catch (error) {
-    if (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'replace')) {
-      const latest = await findNode(current.nodeId);
-      if (!latest || latest.deleted) throw notFound(current.nodeId);
-      throw new VersionConflictError(current.nodeId, current.nodeVersionId, latest.nodeVersionId);
+  let [read, written] = [current, next];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await commitNodeWrites(
+        [
+          {
+            kind: 'replace',
+            node: written,
+            expectedNodeVersionId: read.nodeVersionId,
+            previousStatus: read.nodeStatus,
+            previous: read,
+          },
+          ...along,
+        ],
+        { completesRequest: true },
+      );
+      return;
+    } catch (error) {
+      if (!(error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'replace')))
+        throw error;
+      const latest = await findNode(read.nodeId);
+      if (!latest || latest.deleted) throw notFound(read.nodeId);
+      // Same version: only a first relation came in meanwhile; write again, keeping its mark.
+      if (latest.nodeVersionId === read.nodeVersionId && latest.hasRelations && attempt < 3) {
+        [read, written] = [latest, { ...written, hasRelations: true }];
+        continue;
+      }
+      throw new VersionConflictError(read.nodeId, read.nodeVersionId, latest.nodeVersionId);
     }
-    throw error;
   }
 }
 

@@ -20,7 +20,7 @@ import {
   linkKeys,
   mirrorOf,
   type RelationCountDeltas,
-  readRelationCounts,
+  readRelationCountsOf,
   relationItem,
   relationOf,
   type StoredRelation,
@@ -34,6 +34,7 @@ import { type Node, timestamp } from '#shared/domain/node.ts';
 import { can } from '#shared/domain/permissions.ts';
 import {
   isResponsibility,
+  noRelationCounts,
   noResponsibilities,
   RELATION_NAMES,
   RESPONSIBILITY,
@@ -68,6 +69,7 @@ interface End {
   id: string;
   type: string;
   name: string | null;
+  hasRelations?: boolean;
 }
 
 /** The other end: a user where the relation takes users and one has that id, else a readable object. */
@@ -84,7 +86,7 @@ async function targetEnd(caller: Caller, relation: string, targetId: string, liv
       `No object${definition?.to.includes(USER_END) ? ' or user' : ''} with id ${targetId}`,
     );
   }
-  return { id: node.nodeId, type: node.nodeType, name: node.name };
+  return { id: node.nodeId, type: node.nodeType, name: node.name, hasRelations: node.hasRelations === true };
 }
 
 function checkedRelation(relation: string, source: Node, nodeId: string, targetId: string) {
@@ -171,8 +173,11 @@ export async function linkRelation(
       await transact([
         { Put: { TableName, Item: relationItem(nextOut), ...asRead(out) } },
         { Put: { TableName, Item: relationItem(nextIn), ...asRead(into) } },
-        endIsLive(source.nodeId, source.nodeType, TableName),
-        endIsLive(target.id, target.type, TableName),
+        endIsLive(
+          { id: source.nodeId, type: source.nodeType, hasRelations: source.hasRelations === true },
+          TableName,
+        ),
+        endIsLive(target, TableName),
         ...countUpdateItems(deltas, TableName),
       ]);
       return viewsOf(nextOut, target.name).find((v) => v.relation === relation) as RelationView;
@@ -350,10 +355,17 @@ export function responsibilitiesOn(
 }
 
 /** The summary a per-type retrieve shows: the kept counts and the caller's responsibilities. */
-export async function relationSummaryOf(caller: Caller, nodeId: string): Promise<RelationSummary> {
-  const [counts, held] = await Promise.all([readRelationCounts([nodeId]), responsibilitiesOf(caller)]);
+export async function relationSummaryOf(
+  caller: Caller,
+  node: Node,
+  draft: boolean,
+): Promise<RelationSummary> {
+  const [counts, held] = await Promise.all([
+    readRelationCountsOf([node], draft ? 'DRAFT' : 'PUBLISHED'),
+    responsibilitiesOf(caller),
+  ]);
   return {
-    ...(counts.get(nodeId) as RelationSummary),
-    responsibilities: responsibilitiesOn(held, nodeId),
+    ...(counts.get(node.nodeId) ?? noRelationCounts()),
+    responsibilities: responsibilitiesOn(held, node.nodeId),
   };
 }

@@ -31,7 +31,7 @@ export async function getTypedNode(
     node.parentId ? findNode(node.parentId) : null,
     // draft=false: the published versions of the children (a published process's tasks as published).
     childLists.length > 0 ? findLiveChildren(node.nodeId, draft ? 'DRAFT' : 'PUBLISHED') : [],
-    relationSummaryOf(caller, node.nodeId),
+    relationSummaryOf(caller, node, draft),
   ]);
   const listed = Object.fromEntries(
     childLists.map((list) => [

@@ -197,6 +197,32 @@ describe('linking', () => {
   });
 });
 
+describe('links beside updates', () => {
+  it('an update racing the first links of an object succeeds and loses none of them', async () => {
+    const documents = await Promise.all(Array.from({ length: 6 }, (_, i) => newDocument(`Beside ${i}`)));
+    const processes = await Promise.all(documents.map((_, i) => newProcess(`Raced ${i}`)));
+    // Each process: an update (quoting the version just read) and its first link, sent together.
+    const answers = await Promise.all(
+      processes.map(async (process, i) => {
+        const current = await api.call('GET', `/api/v1/items/${process}?detail=true`, { token: admin });
+        const { '@type': _type, ...fields } = current.body;
+        const [updated, linked] = await Promise.all([
+          api.call('PUT', `/api/v1/items/${process}`, {
+            token: admin,
+            body: { ...fields, '@type': 'Process', name: `Renamed ${i}` },
+          }),
+          link(process, 'documentedBy', documents[i] as string),
+        ]);
+        return [updated.status, linked.status];
+      }),
+    );
+    expect(answers).toEqual(processes.map(() => [200, 200]));
+    for (const [i, process] of processes.entries()) {
+      expect(await element(processSet, process)).toMatchObject({ name: `Renamed ${i}`, documentCount: 1 });
+    }
+  });
+});
+
 describe('deletes, restores, purges and publishes', () => {
   it('a deleted document stops counting for every process that linked it, and counts again when restored', async () => {
     const document = await newDocument('Shared');

@@ -1,4 +1,6 @@
 /** Rules of the node use cases that the integration tests cannot reach with only an administrator. */
+
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   DynamoDBDocumentClient,
@@ -10,9 +12,9 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { nodes } from '#shared/data/entities.ts';
-import { ForbiddenError, NotFoundError } from '#shared/domain/errors.ts';
+import { ForbiddenError, NotFoundError, VersionConflictError } from '#shared/domain/errors.ts';
 import type { Caller } from '#shared/domain/user.ts';
-import { createNode, deleteNode } from '#shared/services/node-service.ts';
+import { createNode, deleteNode, replaceWorkingCopy } from '#shared/services/node-service.ts';
 import { sampleNode } from '../../fixtures/nodes.ts';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -151,5 +153,48 @@ describe('deleting a subtree', () => {
     );
     expect([...deletedIds].sort()).toEqual(['F1', ...children.map((c) => c.nodeId)].sort());
     expect(deletedIds.at(-1)).toBe('F1');
+  });
+});
+
+describe('writing a working copy beside a first relation', () => {
+  const conditionFailed = () =>
+    new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
+  /** The puts of the working copy (a single put needs no transaction), not those of kept versions. */
+  const workingCopyPuts = () =>
+    ddb
+      .commandCalls(PutCommand)
+      .map((call) => call.args[0].input)
+      .filter((put) => put.Item?.SK === 'DRAFT');
+
+  it('never undoes hasRelations: the put is conditioned on it, and written again with it when a link came in', async () => {
+    const read = sampleNode({ nodeId: 'A1000000-0000-4000-8000-000000000001' });
+    const next = { ...read, name: 'Renamed', nodeVersionId: '0190a000-0000-7000-8000-000000000002' };
+    ddb.on(PutCommand).resolves({});
+    ddb
+      .on(PutCommand, { Item: { SK: 'DRAFT' } })
+      .rejectsOnce(conditionFailed())
+      .resolves({});
+    // Read again: the same version, now marked by a relation linked meanwhile.
+    ddb.on(GetCommand).resolves({ Item: nodes.toItem({ ...read, hasRelations: true }) });
+
+    await replaceWorkingCopy(read, next);
+
+    const puts = workingCopyPuts();
+    expect(puts).toHaveLength(2);
+    expect(puts[0]?.ConditionExpression).toContain('hasRelations = :hasRelations');
+    expect(puts[0]?.ExpressionAttributeValues?.[':hasRelations']).toBe(false);
+    expect(puts[1]?.Item?.hasRelations).toBe(true);
+    expect(puts[1]?.Item?.name).toBe('Renamed');
+  });
+
+  it('is a version conflict when the version moved', async () => {
+    const read = sampleNode({ nodeId: 'A1000000-0000-4000-8000-000000000002' });
+    ddb.on(PutCommand).resolves({});
+    ddb.on(PutCommand, { Item: { SK: 'DRAFT' } }).rejects(conditionFailed());
+    ddb.on(GetCommand).resolves({ Item: nodes.toItem({ ...read, nodeVersionId: 'another' }) });
+    await expect(replaceWorkingCopy(read, { ...read, name: 'X' })).rejects.toBeInstanceOf(
+      VersionConflictError,
+    );
+    expect(workingCopyPuts()).toHaveLength(1);
   });
 });
