@@ -38,8 +38,10 @@ describe('commitNodeWrites', () => {
         entity: 'Node',
         nodeVersionId: node.nodeVersionId,
       }),
-      ConditionExpression: 'nodeVersionId = :expected AND deleted = :false',
-      ExpressionAttributeValues: { ':expected': 'OLD', ':false': false },
+      // Nor may it undo the mark of a first relation linked since the node was read.
+      ConditionExpression:
+        'nodeVersionId = :expected AND deleted = :false AND (attribute_not_exists(hasRelations) OR hasRelations = :hasRelations)',
+      ExpressionAttributeValues: { ':expected': 'OLD', ':false': false, ':hasRelations': false },
     });
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
