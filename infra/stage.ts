@@ -10,6 +10,8 @@ export interface StageSettings {
   throttleRate: number;
   throttleBurst: number;
   sessionTimeoutMinutes: number | undefined;
+  /** How long a warm function trusts a session check it made, seconds (`-c sessionRecheck=0` turns it off). */
+  sessionRecheckSeconds: number | undefined;
   webTokenExpiresInDays: number | undefined;
   /** Browser origins allowed to call the API with credentials (`-c corsOrigins=https://a.example,https://b.example`). */
   corsOrigins: string[];
@@ -68,6 +70,7 @@ export function stageSettings(context: Context): StageSettings {
     throttleRate: numberContext(context, 'throttleRate', 100) as number,
     throttleBurst: numberContext(context, 'throttleBurst', 200) as number,
     sessionTimeoutMinutes: numberContext(context, 'sessionTimeout', undefined),
+    sessionRecheckSeconds: numberContext(context, 'sessionRecheck', undefined),
     webTokenExpiresInDays: numberContext(context, 'webTokenExpiresIn', undefined),
     corsOrigins: corsOrigins(context('corsOrigins')),
     publicBaseUrl: httpsAddress('publicBaseUrl', context('publicBaseUrl')),

@@ -100,6 +100,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     UPLOAD_BASE_URL: options.uploadBaseUrl,
     TOKEN_SIGNING_KEY_FILE: signingKeyFile,
     SESSION_TIMEOUT: options.sessionTimeoutMinutes?.toString(),
+    SESSION_RECHECK_SECONDS: options.sessionRecheckSeconds?.toString(),
     WEBTOKEN_EXPIRES_IN: options.webTokenExpiresInDays?.toString(),
     LOG_LEVEL: options.logLevel,
     CORS_ORIGINS: options.corsOrigins?.join(','),

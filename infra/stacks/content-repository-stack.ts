@@ -121,6 +121,9 @@ export class ContentRepositoryStack extends Stack {
       TOKEN_ISSUER: `content-repository/${stage.name}`,
       TOKEN_AUDIENCE: 'content-repository-api',
       ...(stage.sessionTimeoutMinutes ? { SESSION_TIMEOUT: String(stage.sessionTimeoutMinutes) } : {}),
+      ...(stage.sessionRecheckSeconds !== undefined
+        ? { SESSION_RECHECK_SECONDS: String(stage.sessionRecheckSeconds) }
+        : {}),
       ...(stage.webTokenExpiresInDays ? { WEBTOKEN_EXPIRES_IN: String(stage.webTokenExpiresInDays) } : {}),
       ...(stage.corsOrigins.length > 0 ? { CORS_ORIGINS: stage.corsOrigins.join(',') } : {}),
       ...(stage.publicBaseUrl ? { PUBLIC_BASE_URL: stage.publicBaseUrl } : {}),

@@ -31,6 +31,7 @@ const httpAddress = z.optional(
 /** Variables a deployed stage and the embedded stack both take (see README "Configuration"). */
 const stageKnobs = {
   SESSION_TIMEOUT: numberIn(1, 24 * 60, '30'),
+  SESSION_RECHECK_SECONDS: numberIn(0, 60, '5'),
   WEBTOKEN_EXPIRES_IN: numberIn(1 / 24, 30, '1'),
   LOG_LEVEL: z._default(z.enum(['info', 'silent']), 'info'),
   CORS_ORIGINS: optional,
@@ -42,6 +43,8 @@ function knobsOf(e: z.output<z.ZodMiniObject<typeof stageKnobs>>) {
   return {
     /** Idle timeout of a session, minutes (spec: SESSION_TIMEOUT). */
     sessionTimeoutMinutes: Number(e.SESSION_TIMEOUT),
+    /** How long a warm instance trusts a session check it made (shared/auth/session-checks.ts); 0: never. */
+    sessionRecheckSeconds: Number(e.SESSION_RECHECK_SECONDS),
     /** Absolute lifetime of a token and its session, days (spec: WEBTOKEN_EXPIRES_IN). */
     webTokenExpiresInDays: Number(e.WEBTOKEN_EXPIRES_IN),
     logLevel: e.LOG_LEVEL,

@@ -1,5 +1,7 @@
 /** Server-side sessions that access tokens name. */
+
 import { BatchGetCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { forgetSession, forgetSessionsOf } from '#shared/auth/session-checks.ts';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import { ServiceUnavailableError } from '#shared/domain/errors.ts';
@@ -72,6 +74,7 @@ export function touchSession(sessionId: string, at: string): Promise<boolean> {
 }
 
 export async function deleteSession(sessionId: string): Promise<void> {
+  forgetSession(sessionId);
   await dynamoDb().send(new DeleteCommand({ TableName: config().tableName, Key: sessionKey(sessionId) }));
 }
 
@@ -98,6 +101,7 @@ export async function listLiveSessionsPage(
 
 /** Ends every session of a user, except `keep` (the caller's own, when they change their password). */
 export async function deleteSessionsOf(principalId: string, keep?: string): Promise<void> {
+  forgetSessionsOf(principalId);
   const items = await queryAll(GSI1.partitionKey, userSessionsPartition(principalId), {
     indexName: GSI1.indexName,
   });

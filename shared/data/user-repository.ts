@@ -1,5 +1,7 @@
 /** Users: one profile item per user, one item that keeps usernames unique, and the roles granted to them. */
+
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { forgetSessionsOf } from '#shared/auth/session-checks.ts';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
@@ -63,6 +65,7 @@ export async function createUser(user: User): Promise<void> {
 
 /** Replaces a user's profile; the username (and its uniqueness item) never changes. */
 export async function saveUser(user: User): Promise<void> {
+  forgetSessionsOf(user.principalId);
   await conditionally(
     dynamoDb().send(
       new PutCommand({
@@ -80,6 +83,7 @@ export async function saveUser(user: User): Promise<void> {
  * node, where the node's grants are listed. Both change together or not at all.
  */
 export async function putGrant(grant: GrantRecord): Promise<void> {
+  forgetSessionsOf(grant.principalId);
   const TableName = config().tableName;
   await conditionally(
     dynamoDb().send(
@@ -104,6 +108,7 @@ export async function putGrant(grant: GrantRecord): Promise<void> {
 }
 
 export async function deleteGrant(nodeId: string, principalId: string): Promise<void> {
+  forgetSessionsOf(principalId);
   const TableName = config().tableName;
   await conditionally(
     dynamoDb().send(

@@ -2,6 +2,13 @@
 import { issueAccessToken, requireLifetimeWithin, verifyAccessToken } from '#shared/auth/access-tokens.ts';
 import { decoyHash, verifyPassword } from '#shared/auth/passwords.ts';
 import {
+  forgetSession,
+  recallSession,
+  rememberSession,
+  sessionTouched,
+} from '#shared/auth/session-checks.ts';
+import { config } from '#shared/config/index.ts';
+import {
   clearFailures,
   countFailure,
   findFailureWindows,
@@ -92,7 +99,12 @@ export async function authenticate(token: string, now = new Date()): Promise<Cal
   const subject = await verifyAccessToken(token, now);
   const settings = await currentSettings(now.getTime());
   requireLifetimeWithin(subject, (settings.webTokenExpiresInDays * DAY) / 1000);
-  const { session, user } = await findSessionWithUser(subject.sessionId, subject.principalId);
+  const recheckMs = config().sessionRecheckSeconds * 1000;
+  const recalled =
+    recheckMs > 0
+      ? recallSession(subject.sessionId, subject.principalId, now.getTime(), recheckMs)
+      : undefined;
+  const { session, user } = recalled ?? (await findSessionWithUser(subject.sessionId, subject.principalId));
   if (!session || session.principalId !== subject.principalId) throw sessionEnded('logged out or revoked');
   const idleMs = now.getTime() - Date.parse(session.lastSeenAt);
   const endsAt = Math.min(
@@ -111,12 +123,15 @@ export async function authenticate(token: string, now = new Date()): Promise<Cal
   if (user.sessionsValidFrom && (session.validFrom ?? session.createdAt) < user.sessionsValidFrom) {
     throw sessionEnded('the password was changed');
   }
-  if (
-    idleMs > touchIntervalMs(settings.sessionTimeoutMinutes) &&
-    !(await touchSession(session.sessionId, now.toISOString()))
-  ) {
-    throw sessionEnded('logged out or revoked');
+  if (idleMs > touchIntervalMs(settings.sessionTimeoutMinutes)) {
+    const at = now.toISOString();
+    if (!(await touchSession(session.sessionId, at))) {
+      forgetSession(session.sessionId);
+      throw sessionEnded('logged out or revoked');
+    }
+    sessionTouched(session.sessionId, at);
   }
+  if (!recalled && recheckMs > 0) rememberSession(session, user, now.getTime());
   return {
     principal: toPrincipal(user),
     sessionId: session.sessionId,

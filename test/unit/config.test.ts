@@ -11,6 +11,7 @@ describe('service configuration', () => {
       tokenSigningKeyFile: '/k.pem',
       tokenSigningKeyId: undefined,
       sessionTimeoutMinutes: 30,
+      sessionRecheckSeconds: 5,
       webTokenExpiresInDays: 1,
       logLevel: 'info',
     });
