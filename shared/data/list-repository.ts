@@ -153,6 +153,51 @@ async function* partitionEntries(
   } while (startKey);
 }
 
+/** Whether a page by number can skip the entries before it by counting them (see skipEntries). */
+export const skippableByCount = (partitions: readonly ListPartition[], filter: EntryFilter) =>
+  partitions.length === 1 && filterExpression(partitions[0] as ListPartition, filter).clauses.length === 0;
+
+/**
+ * Skips the first `count` entries of one partition that no filter narrows, without reading them back:
+ * COUNT queries (DynamoDB evaluates and charges the same entries, but answers only how many, so a deep
+ * page by number does not carry the entries before it over the wire). Answers how many were skipped,
+ * the sort value the page continues after, and whether the partition ended first (the page is empty).
+ */
+export async function skipEntries(
+  partition: ListPartition,
+  range: EntryRange,
+  count: number,
+): Promise<{ skipped: number; after?: string; exhausted: boolean }> {
+  const index = listIndex(partition.scope, range.sortKey);
+  const key = keyCondition(range);
+  let skipped = 0;
+  let after = range.after;
+  let startKey: Record<string, unknown> | undefined;
+  while (skipped < count) {
+    const page = await dynamoDb().send(
+      new QueryCommand({
+        TableName: config().tableName,
+        IndexName: index.indexName,
+        KeyConditionExpression: key.condition,
+        ExpressionAttributeNames: {
+          '#pk': index.partitionKey,
+          ...(key.condition.includes('#sk') ? { '#sk': index.sortKey } : {}),
+        },
+        ExpressionAttributeValues: { ':pk': partition.partition, ...key.values },
+        ScanIndexForward: range.order === 'ASC',
+        Select: 'COUNT',
+        Limit: Math.min(count - skipped, MAX_CHUNK),
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
+    );
+    skipped += page.Count ?? 0;
+    startKey = page.LastEvaluatedKey;
+    if (!startKey) return { skipped, exhausted: true };
+    after = String(startKey[index.sortKey]);
+  }
+  return { skipped, ...(after !== undefined ? { after } : {}), exhausted: false };
+}
+
 /** Index queries read at most this many entries at a time (DynamoDB's own cap is 1 MB). */
 const MAX_CHUNK = 1000;
 

@@ -18,10 +18,13 @@
 import { listPartition } from '#shared/data/list-indexes.ts';
 import {
   type EntryFilter,
+  type EntryRange,
   fetchListed,
   type ListEntry,
   type ListPartition,
   listEntries,
+  skipEntries,
+  skippableByCount,
 } from '#shared/data/list-repository.ts';
 import { type NodeCounts, readCounts, sumCounts } from '#shared/data/node-counts.ts';
 import { findNode, findNodes } from '#shared/data/node-repository.ts';
@@ -297,7 +300,7 @@ export async function listObjects(
     ...(analyzer ? { needsAttention: true } : {}),
   };
   const sinceOnKey = p.modifiedSince && p.sortKey === 'modificationDate';
-  const range = {
+  const range: EntryRange = {
     sortKey: p.sortKey,
     order: p.order,
     ...(p.cursor ? { after: p.cursor.after } : {}),
@@ -305,8 +308,16 @@ export async function listObjects(
   };
   const since = p.modifiedSince && !sinceOnKey ? Date.parse(p.modifiedSince) : undefined;
   const check = since === undefined ? undefined : (node: Node) => Date.parse(node.modificationDate) >= since;
-  const skip = p.cursor ? 0 : (p.currentPage - 1) * p.pageSize;
-  const entries = listEntries(source.partitions, filter, range, skip + p.pageSize);
+  let skip = p.cursor ? 0 : (p.currentPage - 1) * p.pageSize;
+  // A page by number of one unfiltered partition counts the entries before it instead of reading them.
+  let skippedByCount = 0;
+  let exhausted = false;
+  if (skip > 0 && !check && skippableByCount(source.partitions, filter)) {
+    const skipped = await skipEntries(source.partitions[0] as ListPartition, range, skip);
+    [skippedByCount, skip, exhausted] = [skipped.skipped, 0, skipped.exhausted];
+    if (skipped.after !== undefined) range.after = skipped.after;
+  }
+  const entries = exhausted ? noEntries() : listEntries(source.partitions, filter, range, skip + p.pageSize);
   // The caller's responsibilities do not depend on the page: read beside it.
   const [collected, countedTotal, held] = await Promise.all([
     collectPage(entries, skip, p.pageSize, p.draft ? 'DRAFT' : 'PUBLISHED', check),
@@ -327,7 +338,8 @@ export async function listObjects(
   // Counts cover type and status; other filters leave the count an upper bound, unless this page ends the list.
   const counted = p.name === undefined && !p.modifiedSince && p.draft && !analyzer;
   const endKnown = !collected.more && !p.cursor;
-  const totalRecords = counted ? countedTotal : endKnown ? collected.skipped + results.length : countedTotal;
+  const before = skippedByCount + collected.skipped;
+  const totalRecords = counted ? countedTotal : endKnown ? before + results.length : countedTotal;
   return {
     totalRecords,
     totalRecordsExact: counted || endKnown,
@@ -342,6 +354,8 @@ export async function listObjects(
         : null,
   };
 }
+
+async function* noEntries(): AsyncGenerator<ListEntry> {}
 
 /** A list of related objects, or of objects the caller holds a responsibility on (related-lists.ts). */
 async function relatedList(

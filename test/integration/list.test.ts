@@ -119,6 +119,29 @@ describe('paging', () => {
     expect(pages[3]?.nextCursor).toBeNull();
   });
 
+  it('pages by number show what the cursor walk shows, in each order (the pages before are counted, not read)', async () => {
+    for (const query of [
+      'sortKey=name&order=DESC',
+      'sortKey=creationDate&order=ASC',
+      'sortKey=nodeId&order=DESC',
+    ]) {
+      const walked: string[] = [];
+      let next: string | null = `${path()}?pageSize=2&${query}`;
+      while (next) {
+        const page = await list(next);
+        walked.push(...ids(page.results));
+        next = page.nextCursor ? `${path()}?pageSize=2&${query}&cursor=${page.nextCursor}` : null;
+      }
+      const byNumber: string[] = [];
+      for (const currentPage of [1, 2, 3, 4, 5]) {
+        const page = await list(`${path()}?pageSize=2&${query}&currentPage=${currentPage}`);
+        expect(page.totalRecords).toBe(7);
+        byNumber.push(...ids(page.results));
+      }
+      expect(byNumber, query).toEqual(walked);
+    }
+  });
+
   it('walks one object per page with pageSize=1 and the cursor', async () => {
     const walked: string[] = [];
     let next: string | null = `${path()}?pageSize=1`;
