@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynam
 import { perConfig } from '#shared/config/index.ts';
 import { underRetryPolicy } from '#shared/data/retry-policy.ts';
 import { awsClientSettings } from './aws-client-settings.ts';
-import { asksForCapacity, recordConsumedCapacity } from './capacity-meter.ts';
+import { asksForCapacity, recordCall, recordConsumedCapacity } from './capacity-meter.ts';
 import { nextClientRequestToken } from './invocation.ts';
 
 /**
@@ -21,7 +21,8 @@ export const dynamoDb = perConfig((configuration) => {
       const commandName = String(context.commandName);
       const input = args.input as { ReturnConsumedCapacity?: string };
       if (asksForCapacity(commandName)) input.ReturnConsumedCapacity ??= 'TOTAL';
-      const result = await next(args);
+      const start = performance.now();
+      const result = await next(args).finally(() => recordCall(start, performance.now()));
       const output = result.output as { ConsumedCapacity?: Parameters<typeof recordConsumedCapacity>[1] };
       recordConsumedCapacity(commandName, output.ConsumedCapacity);
       return result;

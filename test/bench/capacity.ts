@@ -10,6 +10,9 @@ export interface CapacityFigures {
   operation: string;
   readCapacityUnits: number;
   writeCapacityUnits: number;
+  /** DynamoDB calls the request made, and how many of them one after another. */
+  dynamoCalls?: number;
+  dynamoRoundTrips?: number;
 }
 
 export async function measureCapacity({ api, token, lastLine, stack }: BenchStack): Promise<{
@@ -25,6 +28,8 @@ export async function measureCapacity({ api, token, lastLine, stack }: BenchStac
       operation,
       readCapacityUnits: lastLine().consumedRCU,
       writeCapacityUnits: lastLine().consumedWCU,
+      dynamoCalls: lastLine().dynamoCalls,
+      dynamoRoundTrips: lastLine().dynamoRoundTrips,
     });
 
   const folder = { parent, '@type': 'NodeElement', nodeType: 'DOCUMENT_SET', name: 'Bench folder' };

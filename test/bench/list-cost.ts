@@ -18,6 +18,9 @@ export interface PageCost {
   list: string;
   /** RCU of page 1 (pageSize 50). */
   firstPage: number;
+  /** DynamoDB calls of page 1, and how many of them one after another (the session read included). */
+  firstPageCalls: number;
+  firstPageRoundTrips: number;
   /** Full cursor walk at pageSize 1000: pages, RCU per page (mean, max) and per object listed. */
   walkPages: number;
   walkMean: number;
@@ -84,7 +87,11 @@ async function pageCost(bench: BenchStack, list: string, path: string): Promise<
   const separator = path.includes('?') ? '&' : '?';
   const first = await bench.api.call('GET', `${path}${separator}pageSize=50`, { token: bench.token });
   if (first.status !== 200) throw new Error(`${path}: ${first.status} ${first.text}`);
-  const firstPage = bench.lastLine().consumedRCU;
+  const {
+    consumedRCU: firstPage,
+    dynamoCalls: firstPageCalls,
+    dynamoRoundTrips: firstPageRoundTrips,
+  } = bench.lastLine();
   const walk: number[] = [];
   let objects = 0;
   let cursor: string | null = null;
@@ -101,6 +108,8 @@ async function pageCost(bench: BenchStack, list: string, path: string): Promise<
   return {
     list,
     firstPage,
+    firstPageCalls,
+    firstPageRoundTrips,
     walkPages: walk.length,
     walkMean: round(total / walk.length),
     walkMax: Math.max(...walk),

@@ -32,12 +32,17 @@ for (const f of bundles.functions) {
 const bench = await startBenchStack('capacity');
 const capacity = await measureCapacity(bench);
 const session = capacity.sessionCheck;
-console.log('\nDynamoDB consumed capacity per request (table; dynalite meters no GSI writes, see README)');
+console.log(
+  '\nDynamoDB consumed capacity and calls per request (table; dynalite meters no GSI writes, see README; every request reads its session)',
+);
 console.log(
   `  ${'session check (every request)'.padEnd(32)} RCU ${session.readCapacityUnits}  WCU ${session.writeCapacityUnits}`,
 );
 for (const op of capacity.operations) {
-  console.log(`  ${op.operation.padEnd(32)} RCU ${op.readCapacityUnits}  WCU ${op.writeCapacityUnits}`);
+  console.log(
+    `  ${op.operation.padEnd(32)} RCU ${op.readCapacityUnits}  WCU ${op.writeCapacityUnits}  ` +
+      `calls ${op.dynamoCalls}, ${op.dynamoRoundTrips} one after another`,
+  );
 }
 const retrieve = capacity.operations.find((o) => o.operation === 'retrieve');
 const update = capacity.operations.find((o) => o.operation === 'update');
@@ -113,7 +118,8 @@ for (const list of listCost[0]?.lists.map((l) => l.list) ?? []) {
     const cost = size.lists.find((l) => l.list === list);
     if (!cost) continue;
     console.log(
-      `    ${String(size.libraryObjects).padStart(6)} objects: page 1 ${String(cost.firstPage).padStart(5)}   ` +
+      `    ${String(size.libraryObjects).padStart(6)} objects: page 1 ${String(cost.firstPage).padStart(5)} ` +
+        `(calls ${cost.firstPageCalls}, ${cost.firstPageRoundTrips} one after another)   ` +
         `walk ${String(cost.walkPages).padStart(3)} pages, per page mean ${cost.walkMean} max ${cost.walkMax}, ` +
         `per object ${cost.walkPerObject}`,
     );

@@ -1,12 +1,18 @@
 import type middy from '@middy/core';
-import { currentConsumption } from '#shared/clients/capacity-meter.ts';
+import { currentCalls, currentConsumption } from '#shared/clients/capacity-meter.ts';
 import { config } from '#shared/config/index.ts';
 import type { ParsedEvent } from '../operation.ts';
 import type { HttpResult } from '../types.ts';
 
+const prefixed = ({ calls, roundTrips }: { calls: number; roundTrips: number }) => ({
+  dynamoCalls: calls,
+  dynamoRoundTrips: roundTrips,
+});
+
 /**
  * One structured JSON line per request (operation, status, latency, request id, user, DynamoDB capacity
- * consumed). Errors that became a 500 are logged with their stack here and nowhere else.
+ * consumed, and its DynamoDB calls: how many, and how many one after another). Errors that became a 500
+ * are logged with their stack here and nowhere else.
  */
 export function requestLog(operation: string): middy.MiddlewareObj<ParsedEvent, HttpResult> {
   const started = new WeakMap<object, number>();
@@ -25,6 +31,7 @@ export function requestLog(operation: string): middy.MiddlewareObj<ParsedEvent, 
       userId: request.event.caller?.principal.principalId ?? null,
       consumedRCU: consumed?.readCapacityUnits ?? 0,
       consumedWCU: consumed?.writeCapacityUnits ?? 0,
+      ...prefixed(currentCalls()),
     };
     if (status >= 500 && request.error) {
       line.error = { name: request.error.name, message: request.error.message, stack: request.error.stack };
