@@ -10,6 +10,7 @@
  */
 import { failedConditions } from './conditional-writes.ts';
 import { nodeKey } from './keys.ts';
+import { batchGetItems } from './reads.ts';
 import {
   asRead,
   countChange,
@@ -20,6 +21,7 @@ import {
   mirrorOf,
   type RelationCountDeltas,
   relationItem,
+  relationOf,
   type StoredRelation,
   tableName,
   transact,
@@ -55,8 +57,13 @@ function itemsOf(changes: Change[], nodeId: string, nodeDeleted: boolean, TableN
 /** The other ends' items about `nodeId`, as they are now (strongly consistent). */
 async function mirrorsOf(nodeId: string, nodeType: string): Promise<StoredRelation[]> {
   const own = await findRelationsOf(nodeId, nodeType);
-  const mirrors = await Promise.all(own.map((r) => findRelation(keyOf(mirrorOf(r)))));
-  return mirrors.filter((m): m is StoredRelation => m !== null);
+  if (own.length === 0) return [];
+  // One BatchGet (100 keys a call) rather than one read per relation.
+  const items = await batchGetItems(
+    own.map((r) => keyOf(mirrorOf(r))),
+    { consistent: true },
+  );
+  return items.map(relationOf);
 }
 
 async function apply(

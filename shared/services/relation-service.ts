@@ -153,7 +153,7 @@ export async function linkRelation(
     const { out, into, shape } = await readPair(source, name, target);
     const kinds = out?.kinds ?? [];
     if (out && (!isResponsibility(relation) || kinds.includes(relation)))
-      return viewsOf(out, target.name)[0] as RelationView;
+      return viewOf(out, target, relation);
     const nextKinds = isResponsibility(relation) ? [...kinds, relation] : [];
     const at = timestamp();
     const nextOut: StoredRelation = {
@@ -180,13 +180,13 @@ export async function linkRelation(
         endIsLive(target, TableName),
         ...countUpdateItems(deltas, TableName),
       ]);
-      return viewsOf(nextOut, target.name).find((v) => v.relation === relation) as RelationView;
+      return viewOf(nextOut, target, relation);
     } catch (error) {
-      if (endGone(error)) throw nodeNotFound(failedConditions(error).includes(2) ? nodeId : targetId);
-      if (failedConditions(error).length === 0 || attempt === ATTEMPTS) {
-        if (failedConditions(error).length > 0) throw raced();
-        throw error;
-      }
+      const failed = failedConditions(error);
+      if (failed.length === 0) throw error;
+      if (endGone(error)) throw nodeNotFound(failed.includes(2) ? nodeId : targetId);
+      // The link changed since it was read: read it again.
+      if (attempt === ATTEMPTS) throw raced();
     }
   }
 }
@@ -240,6 +240,10 @@ export async function unlinkRelation(
     }
   }
 }
+
+/** The view of `relation` (for a responsibility: that kind) on a stored item. */
+const viewOf = (r: StoredRelation, target: End, relation: string) =>
+  viewsOf(r, target.name).find((view) => view.relation === relation) as RelationView;
 
 /** The API's view of one stored item: one per kind for a responsibility. */
 function viewsOf(r: StoredRelation, otherName: string | null): RelationView[] {

@@ -164,6 +164,9 @@ describe('linking', () => {
     expect(await element(processSet, process)).toMatchObject(counts);
     const retrieved = await api.call('GET', `/api/v1/process/processes/${process}`, { token: admin });
     expect(retrieved.body.relationSummary).toMatchObject({ ...counts, relationCount: 8 });
+    // Asking again for one kind of several answers that kind, unchanged.
+    const again = await link(process, 'accountable', role);
+    expect(again.body).toMatchObject({ relation: 'accountable', kinds: ['responsible', 'accountable'] });
 
     // Seen from the document: one relation with a process, which counts as none of the nine.
     const document = await api.call('GET', `/api/v1/document/documents/${docA}`, { token: admin });
