@@ -51,7 +51,9 @@ const asciiFallback = (name: string): string =>
   name
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
-    .replace(/[^\x20-\x7E]|["\\%]/gu, '_');
+    .replace(/[^\x20-\x7E]|["\\%]/gu, '_')
+    // A name of combining marks alone (U+08CA) has no ASCII left: a browser still needs a name.
+    .trim() || 'download';
 
 /** Content-Disposition for a download: always an attachment, so a browser saves the file and never renders it. */
 export function attachmentDisposition(name: string): string {

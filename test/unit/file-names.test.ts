@@ -122,6 +122,12 @@ describe('attachmentDisposition', () => {
     expect(parse(header).parameters.filename).toBe('naïve "résumé" 100%.pdf');
   });
 
+  it('falls back to "download" for a name with no ASCII left once its marks are dropped (seed -399221826)', () => {
+    const header = attachmentDisposition('\u08CA');
+    expect(parse(header, { extended: false }).parameters.filename).toBe('download');
+    expect(parse(header).parameters.filename).toBe(storedFileName('\u08CA'));
+  });
+
   it('is always an attachment with a safe ASCII filename and the stored name, for any name', () => {
     fc.assert(
       fc.property(hostileNames, (raw) => {
