@@ -183,7 +183,7 @@ export class ApiFunction extends Construct {
         }),
       );
     }
-    if (access.signsTokens) signingKey.grant(role, 'kms:Sign', 'kms:GetPublicKey');
-    else if (access.verifiesTokens) signingKey.grant(role, 'kms:GetPublicKey');
+    // Verifying needs no grant: the public key is in TOKEN_PUBLIC_KEY (token-public-key.ts).
+    if (access.signsTokens) signingKey.grant(role, 'kms:Sign');
   }
 }

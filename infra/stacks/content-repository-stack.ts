@@ -28,6 +28,7 @@ import {
 } from '#shared/http/cors.ts';
 import { ROUTES } from '#shared/http/routes.ts';
 import { ApiFunction } from '../constructs/api-function.ts';
+import { TokenPublicKey } from '../constructs/token-public-key.ts';
 import type { StageSettings } from '../stage.ts';
 
 export interface ContentRepositoryStackProps extends StackProps {
@@ -118,6 +119,7 @@ export class ContentRepositoryStack extends Stack {
       TABLE_NAME: table.tableName,
       BUCKET_NAME: bucket.bucketName,
       TOKEN_SIGNING_KEY_ID: signingKey.keyArn,
+      TOKEN_PUBLIC_KEY: new TokenPublicKey(this, 'TokenPublicKey', { key: signingKey }).base64,
       TOKEN_ISSUER: `content-repository/${stage.name}`,
       TOKEN_AUDIENCE: 'content-repository-api',
       ...(stage.sessionTimeoutMinutes ? { SESSION_TIMEOUT: String(stage.sessionTimeoutMinutes) } : {}),

@@ -1,12 +1,12 @@
 /**
- * Access tokens: compact JWS (ES256) that name a user and a server-side session. Verified with
- * aws-jwt-verify against the in-memory public key; the session itself is checked by the caller.
+ * Verifies access tokens (compact JWS, ES256, issued by access-token-issuer.ts) with aws-jwt-verify
+ * against the in-memory public key; the session itself is checked by the caller. No KMS here.
  */
 import { JwtVerifier } from 'aws-jwt-verify';
 import type { JwtVerifierSingleIssuer } from 'aws-jwt-verify/jwt-verifier';
-import { config, perConfig } from '#shared/config/index.ts';
+import { perConfig } from '#shared/config/index.ts';
 import { UnauthenticatedError } from '#shared/domain/errors.ts';
-import { tokenKeys } from './token-keys.ts';
+import { verificationJwk } from './token-verification-key.ts';
 
 export interface TokenSubject {
   principalId: string;
@@ -14,45 +14,19 @@ export interface TokenSubject {
   sessionId: string;
 }
 
-const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-
-export async function issueAccessToken(
-  subject: TokenSubject,
-  issuedAt: Date,
-  expiresAt: Date,
-): Promise<string> {
-  const { tokenIssuer, tokenAudience } = config();
-  const keys = await tokenKeys();
-  const header = encode({ alg: 'ES256', typ: 'JWT', kid: keys.publicJwk.kid });
-  const payload = encode({
-    iss: tokenIssuer,
-    aud: tokenAudience,
-    sub: subject.principalId,
-    sid: subject.sessionId,
-    preferred_username: subject.username,
-    iat: Math.floor(issuedAt.getTime() / 1000),
-    exp: Math.floor(expiresAt.getTime() / 1000),
-  });
-  const signingInput = `${header}.${payload}`;
-  const signature = await keys.sign(Buffer.from(signingInput));
-  return `${signingInput}.${signature.toString('base64url')}`;
-}
-
 // The JWKS "URI" only names the in-memory key set; verifySync never fetches it.
 const JWKS_NAME = 'urn:content-repository:token-keys';
 
 /** Each configuration's verifier, holding its public key in memory. */
 const verifiers = perConfig(({ tokenIssuer, tokenAudience }) => {
-  let verifier:
-    | Promise<JwtVerifierSingleIssuer<{ issuer: string; audience: string; jwksUri: string }>>
-    | undefined;
+  let verifier: JwtVerifierSingleIssuer<{ issuer: string; audience: string; jwksUri: string }> | undefined;
   return () => {
-    verifier ??= tokenKeys().then((keys) => {
+    if (!verifier) {
       const v = JwtVerifier.create({ issuer: tokenIssuer, audience: tokenAudience, jwksUri: JWKS_NAME });
-      const { kty, crv, x, y, kid, alg, use } = keys.publicJwk;
+      const { kty, crv, x, y, kid, alg, use } = verificationJwk();
       v.cacheJwks({ keys: [{ kty, crv, x, y, kid, alg, use }] });
-      return v;
-    });
+      verifier = v;
+    }
     return verifier;
   };
 });
@@ -75,7 +49,7 @@ export interface VerifiedToken extends TokenSubject {
  * expired token, one without `iat` or `exp`, or one issued in the future. Needs no storage call.
  */
 export async function verifyAccessToken(token: string, now = new Date()): Promise<VerifiedToken> {
-  const v = await cachedVerifier();
+  const v = cachedVerifier();
   let payload: Record<string, unknown>;
   try {
     payload = v.verifySync(token) as Record<string, unknown>;

@@ -2,7 +2,8 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { publicJwkOf, type TokenKeys } from './token-keys.ts';
+import { publicJwkOf } from './public-jwk.ts';
+import type { TokenKeys } from './token-keys.ts';
 
 /** Creates the key file on the first start of an embedded stack; later starts keep it. */
 export function ensureSigningKeyFile(path: string): void {

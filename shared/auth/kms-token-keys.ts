@@ -1,16 +1,13 @@
 /** Token keys held by an asymmetric KMS key (ECC_NIST_P256, SIGN_VERIFY). */
-import { createPublicKey } from 'node:crypto';
-import { GetPublicKeyCommand, SignCommand } from '@aws-sdk/client-kms';
+import { SignCommand } from '@aws-sdk/client-kms';
 import ecdsaSigFormatter from 'ecdsa-sig-formatter';
 import { kms } from '#shared/clients/kms.ts';
-import { publicJwkOf, type TokenKeys } from './token-keys.ts';
+import type { TokenKeys } from './token-keys.ts';
+import { verificationJwk } from './token-verification-key.ts';
 
+/** Signs with KMS; the public half (for `kid`) was read at deploy time (TOKEN_PUBLIC_KEY): no call. */
 export async function kmsTokenKeys(keyId: string): Promise<TokenKeys> {
-  const { PublicKey } = await kms().send(new GetPublicKeyCommand({ KeyId: keyId }));
-  if (!PublicKey) throw new Error(`KMS returned no public key for ${keyId}`);
-  const publicJwk = publicJwkOf(
-    createPublicKey({ key: Buffer.from(PublicKey), format: 'der', type: 'spki' }).export({ format: 'jwk' }),
-  );
+  const publicJwk = verificationJwk();
   return {
     publicJwk,
     async sign(signingInput) {

@@ -1,20 +1,10 @@
 /**
- * The key pair behind access tokens (ES256). In the cloud the private key never leaves KMS; on the
- * embedded stack it is a PEM file under DATA_DIR. Either way verification uses the public key as a
- * JWK held in memory: tokens are never checked against a JWKS fetched over the network.
+ * The key that signs access tokens (ES256). In the cloud the private key never leaves KMS; on the
+ * embedded stack it is a PEM file under DATA_DIR. Only functions that issue tokens load this module:
+ * verification needs the public key alone (token-verification-key.ts).
  */
-import { createHash, type JsonWebKey } from 'node:crypto';
 import { config, perConfig, type ServiceConfig } from '#shared/config/index.ts';
-
-export interface PublicJwk extends JsonWebKey {
-  kty: 'EC';
-  crv: 'P-256';
-  x: string;
-  y: string;
-  kid: string;
-  alg: 'ES256';
-  use: 'sig';
-}
+import type { PublicJwk } from './public-jwk.ts';
 
 export interface TokenKeys {
   publicJwk: PublicJwk;
@@ -22,16 +12,7 @@ export interface TokenKeys {
   sign(signingInput: Buffer): Promise<Buffer>;
 }
 
-/** RFC 7638 thumbprint of the public key, used as `kid`. */
-export function publicJwkOf(jwk: JsonWebKey): PublicJwk {
-  if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || !jwk.x || !jwk.y)
-    throw new Error('Token key must be EC P-256');
-  const canonical = JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y });
-  const kid = createHash('sha256').update(canonical).digest('base64url');
-  return { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y, kid, alg: 'ES256', use: 'sig' };
-}
-
-/** Where each configuration's keys are loaded once (KMS: one GetPublicKey call per cold start). */
+/** Where each configuration's keys are loaded once. */
 const loaded = perConfig((): { keys?: Promise<TokenKeys> } => ({}));
 
 /** The token keys of this configuration, loaded on first use; a failed load is tried again next time. */

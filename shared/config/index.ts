@@ -74,6 +74,11 @@ const serviceEnvSchema = z
     ASSEMBLE_UPLOAD_FUNCTION: optional,
     TOKEN_SIGNING_KEY_ID: optional,
     TOKEN_SIGNING_KEY_FILE: optional,
+    TOKEN_PUBLIC_KEY: z.optional(
+      z
+        .string()
+        .check(z.regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be a base64 DER public key (KMS GetPublicKey)')),
+    ),
     TOKEN_ISSUER: z._default(z.string(), 'content-repository'),
     TOKEN_AUDIENCE: z._default(z.string(), 'content-repository-api'),
     ...stageKnobs,
@@ -114,6 +119,8 @@ export function readServiceConfig(env: Env = process.env) {
     /** Exactly one of these: a KMS key (cloud) or a PEM file (embedded stack) signs access tokens. */
     tokenSigningKeyId: e.TOKEN_SIGNING_KEY_ID,
     tokenSigningKeyFile: e.TOKEN_SIGNING_KEY_FILE,
+    /** The KMS key's public half (base64 DER), read by the stack at deploy time: verifying needs no KMS. */
+    tokenPublicKey: e.TOKEN_PUBLIC_KEY,
     tokenIssuer: e.TOKEN_ISSUER,
     tokenAudience: e.TOKEN_AUDIENCE,
     ...knobsOf(e),

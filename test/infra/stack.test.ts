@@ -96,15 +96,27 @@ describe('least privilege', () => {
     expect(createNode.flatMap(actions)).toContain('dynamodb:PutItem');
   });
 
-  it('lets only login sign tokens; authenticated operations may only read the public key', () => {
+  it('lets only login call KMS, to sign; the others verify with the public key read at deploy time', () => {
     const kmsActions = (role: string) =>
       statementsOf(role)
         .flatMap(actions)
         .filter((a: string) => a.startsWith('kms:'));
-    expect(kmsActions('LoginRole').sort()).toEqual(['kms:GetPublicKey', 'kms:Sign']);
-    for (const role of ['GetNodeRole', 'CreateNodeRole', 'LogoutRole'])
-      expect(kmsActions(role)).toEqual(['kms:GetPublicKey']);
-    expect(kmsActions('RouteNotFoundRole')).toEqual([]);
+    expect(kmsActions('LoginRole')).toEqual(['kms:Sign']);
+    for (const role of ['GetNodeRole', 'CreateNodeRole', 'LogoutRole', 'RouteNotFoundRole'])
+      expect(kmsActions(role)).toEqual([]);
+    const [publicKeyId] = Object.keys(dev.findResources('Custom::TokenPublicKey'));
+    const apiFunctions = Object.values(dev.findResources('AWS::Lambda::Function')).filter(
+      (f: any) => f.Properties.Environment?.Variables?.TOKEN_SIGNING_KEY_ID,
+    );
+    expect(apiFunctions.length).toBeGreaterThan(30);
+    for (const f of apiFunctions as any[])
+      expect(f.Properties.Environment.Variables.TOKEN_PUBLIC_KEY).toEqual({
+        'Fn::GetAtt': [publicKeyId, 'PublicKey'],
+      });
+    const provider = dev.findResources('AWS::IAM::Role', {
+      Properties: { Policies: [{ PolicyDocument: { Statement: [{ Action: ['kms:GetPublicKey'] }] } }] },
+    });
+    expect(Object.keys(provider)).toHaveLength(1);
     expect(
       statementsOf('RouteNotFoundRole')
         .flatMap(actions)

@@ -1,7 +1,7 @@
 import type middy from '@middy/core';
 import { config } from '#shared/config/index.ts';
 import { ForbiddenError, UnauthenticatedError } from '#shared/domain/errors.ts';
-import { authenticate } from '#shared/services/auth-service.ts';
+import { authenticate } from '#shared/services/authentication.ts';
 import { isCrossSiteCookieRequest } from '../cross-site.ts';
 import type { ParsedEvent } from '../operation.ts';
 import { accessToken, bearerToken } from '../request-headers.ts';

@@ -1,24 +1,25 @@
 /**
- * Access tokens signed through KMS (mocked with a real P-256 key) and verified from the in-memory key:
- * valid tokens pass; every kind of forged or stale token is a 401.
+ * Access tokens signed through KMS (mocked with a real P-256 key) and verified from the public key the
+ * stack hands every function (TOKEN_PUBLIC_KEY): valid tokens pass; every kind of forged or stale token
+ * is a 401; verifying never calls KMS.
  */
 import { createHmac, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
+import { KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueAccessToken, requireLifetimeWithin, verifyAccessToken } from '#shared/auth/access-tokens.ts';
+import { issueAccessToken } from '#shared/auth/access-token-issuer.ts';
+import { requireLifetimeWithin, verifyAccessToken } from '#shared/auth/access-tokens.ts';
+import { ConfigError, readServiceConfig, withConfig } from '#shared/config/index.ts';
 import { UnauthenticatedError } from '#shared/domain/errors.ts';
 
 const kms = mockClient(KMSClient);
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const KEY_ID = 'arn:aws:kms:us-east-1:111111111111:key/unit-test';
 
+// What the stack's TokenPublicKey resource reads from KMS GetPublicKey at deploy time.
+process.env.TOKEN_PUBLIC_KEY = publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
+
 beforeAll(() => {
-  kms.on(GetPublicKeyCommand, { KeyId: KEY_ID }).resolves({
-    KeyId: KEY_ID,
-    PublicKey: new Uint8Array(publicKey.export({ format: 'der', type: 'spki' })),
-    KeySpec: 'ECC_NIST_P256',
-  });
   // KMS signs the message and answers a DER-encoded ECDSA signature.
   kms.on(SignCommand).callsFake(async (input: { Message: Uint8Array; KeyId: string }) => {
     if (input.KeyId !== KEY_ID) throw new Error('wrong key');
@@ -87,9 +88,25 @@ describe('tokens signed through KMS', () => {
     });
   });
 
-  it('fetches the public key from KMS once per process, not per token', async () => {
+  it('calls KMS only to sign: the public key comes from TOKEN_PUBLIC_KEY', async () => {
+    kms.resetHistory();
     await verifyAndBound(await issueAccessToken(subject, new Date(), new Date(Date.now() + 60_000)));
-    expect(kms.commandCalls(GetPublicKeyCommand)).toHaveLength(1);
+    expect(kms.calls().map((call) => call.args[0].constructor.name)).toEqual(['SignCommand']);
+  });
+
+  it('a function given the KMS key without TOKEN_PUBLIC_KEY names the missing variable', async () => {
+    const { TOKEN_PUBLIC_KEY: _given, ...env } = process.env;
+    const error = await withConfig(readServiceConfig(env), () => verifyAccessToken('a.b.c')).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(String(error)).toContain('TOKEN_PUBLIC_KEY');
+  });
+
+  it('a TOKEN_PUBLIC_KEY that is not base64 is a configuration error naming it', () => {
+    expect(() => readServiceConfig({ ...process.env, TOKEN_PUBLIC_KEY: 'not base64!' })).toThrow(
+      /TOKEN_PUBLIC_KEY must be a base64 DER public key/,
+    );
   });
 });
 

@@ -25,7 +25,7 @@ vi.mock('#shared/auth/access-tokens.ts', () => ({
   requireLifetimeWithin: () => undefined,
 }));
 
-const { authenticate, logout } = await import('#shared/services/auth-service.ts');
+const { authenticate, logout } = await import('#shared/services/authentication.ts');
 const ddb = mockClient(DynamoDBDocumentClient);
 const now = new Date('2026-11-22T12:00:00.000Z');
 

@@ -1,0 +1,77 @@
+/**
+ * Per-request authentication against the server-side session, and logout. Every authenticated
+ * function loads this; it verifies tokens and never signs them (login is auth-service.ts).
+ */
+import { requireLifetimeWithin, verifyAccessToken } from '#shared/auth/access-tokens.ts';
+import {
+  forgetSession,
+  recallSession,
+  rememberSession,
+  sessionTouched,
+} from '#shared/auth/session-checks.ts';
+import { config } from '#shared/config/index.ts';
+import { deleteSession, findSessionWithUser, touchSession } from '#shared/data/session-repository.ts';
+import { UnauthenticatedError } from '#shared/domain/errors.ts';
+import { type Caller, toPrincipal } from '#shared/domain/user.ts';
+import { currentSettings } from './settings-service.ts';
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+/**
+ * lastSeenAt is written at most once a minute (a quarter of the idle timeout if that is shorter), so a
+ * busy session costs one small write a minute rather than one per call.
+ */
+const touchIntervalMs = (timeoutMinutes: number) => Math.min(MINUTE, (timeoutMinutes * MINUTE) / 4);
+
+const sessionEnded = (why: string) =>
+  new UnauthenticatedError('SESSION_ENDED', `The session has ended (${why}); log in again`);
+
+/** The caller behind a token, if its session is alive: not ended, not idle too long, user active. */
+export async function authenticate(token: string, now = new Date()): Promise<Caller> {
+  const subject = await verifyAccessToken(token, now);
+  const settings = await currentSettings(now.getTime());
+  requireLifetimeWithin(subject, (settings.webTokenExpiresInDays * DAY) / 1000);
+  const recheckMs = config().sessionRecheckSeconds * 1000;
+  const recalled =
+    recheckMs > 0
+      ? recallSession(subject.sessionId, subject.principalId, now.getTime(), recheckMs)
+      : undefined;
+  const { session, user } = recalled ?? (await findSessionWithUser(subject.sessionId, subject.principalId));
+  if (!session || session.principalId !== subject.principalId) throw sessionEnded('logged out or revoked');
+  const idleMs = now.getTime() - Date.parse(session.lastSeenAt);
+  const endsAt = Math.min(
+    Date.parse(session.expiresAt),
+    Date.parse(session.createdAt) + settings.webTokenExpiresInDays * DAY,
+  );
+  if (now.getTime() >= endsAt) {
+    await deleteSession(session.sessionId);
+    throw sessionEnded('its lifetime is over');
+  }
+  if (idleMs > settings.sessionTimeoutMinutes * MINUTE) {
+    await deleteSession(session.sessionId);
+    throw sessionEnded('idle for too long');
+  }
+  if (user?.status !== 'ACTIVE') throw sessionEnded('the user is disabled');
+  if (user.sessionsValidFrom && (session.validFrom ?? session.createdAt) < user.sessionsValidFrom) {
+    throw sessionEnded('the password was changed');
+  }
+  if (idleMs > touchIntervalMs(settings.sessionTimeoutMinutes)) {
+    const at = now.toISOString();
+    if (!(await touchSession(session.sessionId, at))) {
+      forgetSession(session.sessionId);
+      throw sessionEnded('logged out or revoked');
+    }
+    sessionTouched(session.sessionId, at);
+  }
+  if (!recalled && recheckMs > 0) rememberSession(session, user, now.getTime());
+  return {
+    principal: toPrincipal(user),
+    sessionId: session.sessionId,
+    systemAdmin: user.systemAdmin,
+    grants: user.grants ?? {},
+  };
+}
+
+export async function logout(caller: Caller): Promise<void> {
+  await deleteSession(caller.sessionId);
+}
