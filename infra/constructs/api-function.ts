@@ -107,6 +107,9 @@ export class ApiFunction extends Construct {
         sourceMap: FUNCTION_BUNDLING.sourcemap,
         mainFields: [...FUNCTION_BUNDLING.mainFields],
         banner: FUNCTION_BUNDLING.banner,
+        esbuildArgs: Object.fromEntries(
+          Object.entries(FUNCTION_BUNDLING.alias).map(([from, to]) => [`--alias:${from}`, to]),
+        ),
         bundleAwsSDK: true,
         ...(operation.servesReferenceAssets ? { commandHooks: copyReferenceAssets } : {}),
       },

@@ -117,6 +117,20 @@ describe('function bundles', () => {
   });
 });
 
+describe('what cold starts parse', () => {
+  it('no bundle carries the credential chain beyond environment credentials; only login carries KMS', () => {
+    const signers = OPERATION_LIST.filter((o) => o.access.signsTokens).map((o) => o.name);
+    expect(signers).toEqual(['login']);
+    for (const [operation, dir] of bundleOf) {
+      const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
+      // Markers of the SSO and credential_process providers, and of KMS's JSON protocol.
+      expect(code, operation).not.toContain('sso_start_url');
+      expect(code, operation).not.toContain('credential_process');
+      expect(code.includes('TrentService'), operation).toBe(operation === 'login');
+    }
+  });
+});
+
 describe('the reference function bundle', () => {
   it('serves Swagger UI from the files beside it, without node_modules', () => {
     const event = toEvent(
