@@ -25,7 +25,10 @@ export const FUNCTION_BUNDLING = {
   format: 'esm',
   target: 'node22',
   minify: true,
-  sourcemap: false,
+  // Beside the bundle, never loaded at init; shared/logging/source-mapped-stack.ts reads it when an
+  // error is first logged. File and line are enough there: no sources inside.
+  sourcemap: 'external',
+  sourcesContent: false,
   treeShaking: true,
   mainFields: ['module', 'main'],
   banner: ESM_REQUIRE_BANNER,

@@ -9,6 +9,7 @@ import { endAssembly, takeForAssembly } from '#shared/data/upload-repository.ts'
 import { ServiceUnavailableError } from '#shared/domain/errors.ts';
 import { newId } from '#shared/domain/node.ts';
 import type { Upload } from '#shared/domain/uploads/upload.ts';
+import { sourceMappedStack } from '#shared/logging/source-mapped-stack.ts';
 import { type AssemblyJob, assembleInBackground } from './upload-dispatch.ts';
 
 export type { AssemblyJob };
@@ -59,7 +60,7 @@ export async function assembleUpload(
           message: 'upload assembly failed',
           uploadKey,
           error: String(error),
-          stack: (error as Error).stack,
+          stack: sourceMappedStack((error as Error).stack),
         }),
       );
     }

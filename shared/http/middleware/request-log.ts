@@ -1,6 +1,7 @@
 import type middy from '@middy/core';
 import { currentCalls, currentConsumption } from '#shared/clients/capacity-meter.ts';
 import { config } from '#shared/config/index.ts';
+import { sourceMappedStack } from '#shared/logging/source-mapped-stack.ts';
 import type { ParsedEvent } from '../operation.ts';
 import type { HttpResult } from '../types.ts';
 
@@ -34,7 +35,8 @@ export function requestLog(operation: string): middy.MiddlewareObj<ParsedEvent, 
       ...prefixed(currentCalls()),
     };
     if (status >= 500 && request.error) {
-      line.error = { name: request.error.name, message: request.error.message, stack: request.error.stack };
+      const { name, message, stack } = request.error;
+      line.error = { name, message, stack: sourceMappedStack(stack) };
     }
     console.log(JSON.stringify(line));
   };
