@@ -85,7 +85,7 @@ export class LocalTransactions {
     private readonly committed: (
       ids: readonly string[],
       before: readonly (Item | undefined)[],
-    ) => void = () => undefined,
+    ) => void | Promise<void> = () => undefined,
   ) {}
 
   /** `holding`, if given, runs once the transaction holds its items and before it applies them (tests). */
@@ -135,7 +135,8 @@ export class LocalTransactions {
       await holding?.();
       const { result, snapshots } = await this.apply(actions, targets, input.ReturnConsumedCapacity);
       const writes = ids.flatMap((_id, i) => (actions[i]?.ConditionCheck ? [] : [i]));
-      this.committed(
+      // While the items are still held, so what it reads of them is what this transaction wrote.
+      await this.committed(
         writes.map((i) => ids[i] as string),
         writes.map((i) => snapshots[i]),
       );

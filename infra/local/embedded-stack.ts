@@ -20,6 +20,7 @@ import {
 import { OBJECT_EXPIRY_RULES } from '#shared/data/storage-layout.ts';
 import type { HttpHandler } from '#shared/http/types.ts';
 import { type BootstrapResult, bootstrapInstallation } from '#shared/services/bootstrap.ts';
+import type { StreamRecord } from './dynamodb-stream.ts';
 import { ensureBucket, ensureTable } from './ensure-resources.ts';
 import { answerMalformedRequest, createHttpAdapter } from './http-adapter.ts';
 import { type LocalDynamoDb, startLocalDynamoDb } from './local-dynamodb.ts';
@@ -31,13 +32,18 @@ export const LOCAL_TABLE_NAME = 'content-repository';
 export const LOCAL_BUCKET_NAME = 'content-repository';
 
 const projectRoot = resolve(import.meta.dirname, '..', '..');
+/** The function on the table's stream (the CDK stack attaches the same handler). */
+export const CHANGE_RECORDER_HANDLER = 'functions/changes/record-changes.ts';
 
 /** `npm start`'s settings; tests and benchmarks leave the stage's knobs at their defaults. */
 export type EmbeddedStackOptions = Pick<
   LocalStackConfig,
   'port' | 'host' | 'dataDir' | 'adminUsername' | 'adminPassword' | 'ttlSweepSeconds'
 > &
-  Partial<LocalStackConfig>;
+  Partial<LocalStackConfig> & {
+    /** The change feed's settle window (CHANGES_SETTLE_MS); tests shorten it. */
+    changesSettleMs?: number;
+  };
 
 export interface EmbeddedStack {
   /** e.g. http://127.0.0.1:3000 (the API is under /api/v1). */
@@ -45,7 +51,7 @@ export interface EmbeddedStack {
   port: number;
   /** What the stack's functions run with (a deployed function reads the same from its environment). */
   config: ServiceConfig;
-  /** Settles when the background jobs started so far (upload assembly) have finished. */
+  /** Settles when the background jobs started so far (upload assembly, change recording) have finished. */
   backgroundIdle(): Promise<void>;
   /** Runs `fn` as this stack's functions run: with its configuration. */
   run<T>(fn: () => T): T;
@@ -105,8 +111,14 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     LOG_LEVEL: options.logLevel,
     CORS_ORIGINS: options.corsOrigins?.join(','),
     PUBLIC_BASE_URL: options.publicBaseUrl,
+    CHANGES_SETTLE_MS: options.changesSettleMs?.toString(),
   });
   const run = <T>(fn: () => T): T => withConfig(config, fn);
+  // The table's stream feeds the change recorder, as the event source mapping does in the cloud.
+  const recorder = import(pathToFileURL(join(projectRoot, CHANGE_RECORDER_HANDLER)).href) as Promise<{
+    handler: (event: { Records: StreamRecord[] }) => Promise<void>;
+  }>;
+  dynamoDb.stream.consume(async (event) => run(async () => (await recorder).handler(event)));
   await ensureTable(dynamoDb.endpoint, LOCAL_TABLE_NAME);
   await ensureBucket(s3.endpoint, LOCAL_BUCKET_NAME);
   const bootstrap = await run(() =>
@@ -141,7 +153,10 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     port,
     config,
     run,
-    backgroundIdle: () => jobs.idle(),
+    backgroundIdle: async () => {
+      await jobs.idle();
+      await dynamoDb.stream.drain();
+    },
     dynamoDb,
     bootstrap,
     async close() {
@@ -151,6 +166,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       });
       await jobs.close();
       await lifecycle.close();
+      await dynamoDb.stream.drain();
       await s3.close();
       await dynamoDb.close();
     },

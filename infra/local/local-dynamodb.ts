@@ -19,6 +19,7 @@ import { type AttributeValue, DynamoDBClient, GetItemCommand } from '@aws-sdk/cl
 import dynalite from 'dynalite';
 import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
 import { DynamoDbWireError } from './dynamodb-errors.ts';
+import { LocalStream } from './dynamodb-stream.ts';
 import { LocalTransactions } from './dynamodb-transactions.ts';
 import { LocalTimeToLive } from './dynamodb-ttl.ts';
 import { IndexLag } from './index-lag.ts';
@@ -48,6 +49,8 @@ export interface LocalDynamoDb {
   releaseHeld(): void;
   /** From now on, index queries answer items as they stood `ms` ago (0: at once). */
   setIndexLag(ms: number): void;
+  /** The table's stream (NEW_AND_OLD_IMAGES): every item a committed write changed, in commit order. */
+  stream: LocalStream;
   close(): Promise<void>;
 }
 
@@ -139,9 +142,11 @@ export async function startLocalDynamoDb(options: {
   const keys = new KeySchemas(backend);
   const locks = new ItemLocks();
   const indexLag = new IndexLag(options.indexLagMs ?? 0, keys);
-  const transactions = new LocalTransactions(backend, keys, locks, (ids, before) =>
-    indexLag.written(ids, before),
-  );
+  const stream = new LocalStream();
+  const transactions = new LocalTransactions(backend, keys, locks, async (ids, before) => {
+    indexLag.written(ids, before);
+    await streamed(ids, before);
+  });
   const ttl = new LocalTimeToLive(backend, join(options.dataDir, 'dynamodb-ttl.json'), keys, locks);
   const faults = new Map<string, { fault: Fault; when?: (request: string) => boolean }[]>();
   /** The first fault waiting for this call, taken off the queue. */
@@ -240,6 +245,14 @@ export async function startLocalDynamoDb(options: {
       }),
     );
 
+  /** Reports written items to the stream with their images from before and after (read while held). */
+  async function streamed(ids: readonly string[], before: readonly (Item | undefined)[]): Promise<void> {
+    const after = await imagesOf(ids);
+    ids.forEach((id, i) => {
+      stream.changed(keys.parseItemId(id).key, before[i], after[i]);
+    });
+  }
+
   async function handle(action: string, req: IncomingMessage, body: Buffer): Promise<Answer | 'lost'> {
     const input = JSON.parse(body.toString('utf8') || '{}') as WireInput;
     const fault = faultFor(action, body);
@@ -270,9 +283,12 @@ export async function startLocalDynamoDb(options: {
           throw new DynamoDbWireError('TransactionConflictException', 'Transaction is ongoing for the item');
         }
         try {
-          const before = indexLag.enabled ? await imagesOf(ids) : [];
+          const before = await imagesOf(ids);
           const answer = await forward(req, body);
-          if (answer.status === 200) indexLag.written(ids, before);
+          if (answer.status === 200) {
+            indexLag.written(ids, before);
+            await streamed(ids, before);
+          }
           return after(answer);
         } finally {
           locks.endWrites(ids);
@@ -333,6 +349,7 @@ export async function startLocalDynamoDb(options: {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     sweepExpiredItems: (nowSeconds) => ttl.sweep(nowSeconds),
+    stream,
     whenHolding: () => holding.startedOnce,
     releaseHeld() {
       holding.release();
@@ -351,8 +368,10 @@ export async function startLocalDynamoDb(options: {
         gateway.close(() => resolve());
         gateway.closeAllConnections();
       });
-      // Wait for requests in flight, then close dynalite so LevelDB flushes and releases its lock.
+      // Wait for requests in flight and the stream's consumer, then close dynalite so LevelDB flushes and
+      // releases its lock.
       await Promise.allSettled(inFlight);
+      await stream.close();
       backend.destroy();
       await new Promise<void>((resolve) => store.close(() => resolve()));
     },

@@ -79,6 +79,8 @@ const serviceEnvSchema = z
         .string()
         .check(z.regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be a base64 DER public key (KMS GetPublicKey)')),
     ),
+    /** How long the change feed waits before it trusts that nothing earlier can still be recorded. */
+    CHANGES_SETTLE_MS: numberIn(0, 60_000, '10000'),
     TOKEN_ISSUER: z._default(z.string(), 'content-repository'),
     TOKEN_AUDIENCE: z._default(z.string(), 'content-repository-api'),
     ...stageKnobs,
@@ -121,6 +123,7 @@ export function readServiceConfig(env: Env = process.env) {
     tokenSigningKeyFile: e.TOKEN_SIGNING_KEY_FILE,
     /** The KMS key's public half (base64 DER), read by the stack at deploy time: verifying needs no KMS. */
     tokenPublicKey: e.TOKEN_PUBLIC_KEY,
+    changesSettleMs: Number(e.CHANGES_SETTLE_MS),
     tokenIssuer: e.TOKEN_ISSUER,
     tokenAudience: e.TOKEN_AUDIENCE,
     ...knobsOf(e),

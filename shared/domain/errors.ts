@@ -28,6 +28,7 @@ export type ErrorKind =
   | 'unauthenticated'
   | 'forbidden'
   | 'not_found'
+  | 'gone'
   | 'method_not_allowed'
   | 'conflict'
   | 'stale_precondition'
@@ -145,6 +146,13 @@ export class VersionConflictError extends ConflictError {
         'retrieve the node, apply your change again and resend it with the current nodeVersionId',
       { nodeId, currentNodeVersionId },
     );
+  }
+}
+
+/** What the request names existed once and no longer does (an expired change-feed cursor). */
+export class GoneError extends DomainError {
+  constructor(code: string, message: string) {
+    super('gone', code, message);
   }
 }
 

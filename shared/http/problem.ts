@@ -39,6 +39,7 @@ const HTTP_OF: Record<ErrorKind, { status: number; title: string }> = {
   unauthenticated: { status: 401, title: 'Authentication is required' },
   forbidden: { status: 403, title: 'Not permitted' },
   not_found: { status: 404, title: 'Not found' },
+  gone: { status: 410, title: 'No longer available' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   conflict: { status: 409, title: 'The request conflicts with the state of the object' },
   stale_precondition: { status: 412, title: 'Precondition failed' },

@@ -473,6 +473,11 @@ MATRIX['GET /api/v1/trash'] = {
   expected: expect6(401, 200, 200, 200, 200, 200),
   call: async () => ({ method: 'GET', path: '/api/v1/trash' }),
 };
+// Everyone signed in follows the feed; what each sees of it is filtered (test/integration/changes.test.ts).
+MATRIX['GET /api/v1/changes'] = {
+  expected: expect6(401, 200, 200, 200, 200, 200),
+  call: async () => ({ method: 'GET', path: '/api/v1/changes?pageSize=5' }),
+};
 MATRIX['POST /api/v1/items/{nodeId}/restore'] = {
   expected: expect6(401, 403, 403, 404, 200, 200),
   call: async () => ({ method: 'POST', path: `/api/v1/items/${await trashedFolder()}/restore` }),

@@ -2,6 +2,7 @@
 import * as actions from './actions.ts';
 import * as admin from './admin.ts';
 import * as auth from './auth.ts';
+import * as changes from './changes.ts';
 import * as grants from './grants.ts';
 import * as lists from './lists.ts';
 import * as nodes from './nodes.ts';
@@ -24,6 +25,7 @@ export const OPERATION_LIST = [
   ...Object.values(grants),
   ...Object.values(relations),
   ...Object.values(actions),
+  ...Object.values(changes),
   ...Object.values(service),
 ];
 

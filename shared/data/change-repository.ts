@@ -1,0 +1,110 @@
+/**
+ * The change feed's items. A change lives in one of CHANGE_SHARDS partitions (by the object's id, so one
+ * object's changes stay in order in one partition and no partition is written by every writer), sorted
+ * by when it was recorded:
+ *   CHANGES#<shard>  <recordedAt>#<changeId>
+ * A page of the feed reads every shard from one position up to a horizon, in parallel, and merges them:
+ * the position and the horizon are sort keys, so a cursor says exactly which changes were seen.
+ */
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb } from '#shared/clients/dynamodb.ts';
+import { config } from '#shared/config/index.ts';
+import type { Change } from '#shared/domain/changes.ts';
+import { TABLE_SCHEMA } from './table-schema.ts';
+
+export const CHANGE_SHARDS = 8;
+const PARTITION_PREFIX = 'CHANGES#';
+
+/** A change with where the object sits (what the feed filters by, never answered). */
+export interface StoredChange extends Omit<Change, '@type'> {
+  /** The object's ancestors after the change (for a grant: the granted node's). */
+  ancestorIds: string[];
+  /** Its ancestors before, when a move changed them: a reader who saw it there learns it left. */
+  previousAncestorIds: string[] | null;
+}
+
+/** FNV-1a of the id: the same object, the same shard. */
+export function changeShardOf(nodeId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < nodeId.length; i++) {
+    hash ^= nodeId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % CHANGE_SHARDS;
+}
+
+export const changePosition = (change: Pick<StoredChange, 'recordedAt' | 'changeId'>) =>
+  `${change.recordedAt}#${change.changeId}`;
+
+/** Writes one change; the item expires `retentionDays` after it was recorded. */
+export async function putChange(change: StoredChange, retentionDays: number, abortSignal?: AbortSignal) {
+  const expiresAt = Math.ceil(Date.parse(change.recordedAt) / 1000) + retentionDays * 86_400;
+  await dynamoDb().send(
+    new PutCommand({
+      TableName: config().tableName,
+      Item: {
+        PK: `${PARTITION_PREFIX}${changeShardOf(change.nodeId)}`,
+        SK: changePosition(change),
+        ...change,
+        [TABLE_SCHEMA.ttlAttribute]: expiresAt,
+      },
+    }),
+    { abortSignal },
+  );
+}
+
+export interface ChangeRange {
+  /** Changes after this position (exclusive). */
+  after: string;
+  /** Changes before this position (exclusive): the settled horizon. */
+  before: string;
+  limit: number;
+}
+
+export interface ChangeRangePage {
+  /** In feed order, at most `limit`. */
+  changes: StoredChange[];
+  /** Where the next page starts: the last change of the page, or `before` once the range is exhausted. */
+  position: string;
+  /** Changes remain in the range beyond `position`. */
+  more: boolean;
+}
+
+const strip = (item: Record<string, unknown>): StoredChange => {
+  const { PK: _pk, SK: _sk, [TABLE_SCHEMA.ttlAttribute]: _ttl, ...change } = item;
+  return change as unknown as StoredChange;
+};
+
+/** Up to `limit` changes between two positions, in order: every shard read at once, and merged. */
+export async function readChangeRange({ after, before, limit }: ChangeRange): Promise<ChangeRangePage> {
+  const TableName = config().tableName;
+  const shards = await Promise.all(
+    Array.from({ length: CHANGE_SHARDS }, async (_, shard) => {
+      const answer = await dynamoDb().send(
+        new QueryCommand({
+          TableName,
+          // BETWEEN includes its ends: `after` itself is dropped below, so read one more.
+          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :after AND :before',
+          ExpressionAttributeValues: {
+            ':pk': `${PARTITION_PREFIX}${shard}`,
+            ':after': after,
+            ':before': before,
+          },
+          Limit: limit + 1,
+          // A change put just before the horizon must be seen by the page that passes it.
+          ConsistentRead: true,
+        }),
+      );
+      const items = (answer.Items ?? []).filter((item) => item.SK !== after && item.SK !== before);
+      return { items, truncated: answer.LastEvaluatedKey !== undefined };
+    }),
+  );
+  // Each shard gave up to `limit` changes after `after`: the first `limit` of them all are the first
+  // `limit` of the range, since a shard cut short has already shown `limit` changes before its rest.
+  const merged = shards.flatMap((s) => s.items).sort((a, b) => (String(a.SK) < String(b.SK) ? -1 : 1));
+  const page = merged.slice(0, limit);
+  const more = shards.some((s) => s.truncated) || merged.length > limit;
+  // A page that ends the range has seen everything before the horizon: the next starts there.
+  const position = !more ? before : String(page.at(-1)?.SK ?? after);
+  return { changes: page.map(strip), position, more };
+}

@@ -1,0 +1,89 @@
+/**
+ * The change feed as one caller sees it (README "Keeping a copy in sync"): the changes recorded up to
+ * the settled horizon (now less CHANGES_SETTLE_MS: nothing stamped before it can still be recorded, see
+ * change-recorder.ts), after the caller's cursor, filtered to what the caller may read now. An object
+ * moved out of the caller's view appears as REMOVED. Changes are kept CHANGE_RETENTION_DAYS; an older
+ * cursor is 410 CURSOR_EXPIRED: the client lists again and follows the feed from a fresh cursor.
+ */
+
+import { config } from '#shared/config/index.ts';
+import { readChangeRange, type StoredChange } from '#shared/data/change-repository.ts';
+import { CHANGE_RETENTION_DAYS, type Change } from '#shared/domain/changes.ts';
+import { GoneError, ValidationError } from '#shared/domain/errors.ts';
+import { can } from '#shared/domain/permissions.ts';
+import type { Caller } from '#shared/domain/user.ts';
+
+const DAY_MS = 86_400_000;
+const DEFAULT_PAGE_SIZE = 100;
+/** A position is a recording time, optionally followed by `#<changeId>`. */
+const POSITION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z(#[\x21-\x7e]{1,200})?$/;
+
+const encodeCursor = (position: string) => Buffer.from(JSON.stringify({ p: position })).toString('base64url');
+
+function decodeCursor(cursor: string): string {
+  try {
+    const { p } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { p?: unknown };
+    if (typeof p === 'string' && POSITION.test(p)) return p;
+  } catch {
+    // Refused below.
+  }
+  throw new ValidationError([
+    {
+      in: 'query',
+      path: '$.cursor',
+      rule: 'cursor',
+      message: 'is not a change-feed cursor; pass the cursor of the last page unchanged',
+    },
+  ]);
+}
+
+/** The change as this caller sees it, or nothing if it is about what the caller may not read. */
+function asSeenBy(caller: Caller, change: StoredChange): Change | undefined {
+  const { ancestorIds, previousAncestorIds, ...shown } = change;
+  const placed = (ancestors: string[]) => ({ nodeId: change.nodeId, ancestorIds: ancestors });
+  const answer = (kind: Change['kind'] = change.kind): Change => ({ '@type': 'Change', ...shown, kind });
+  if (change.principalId !== null) {
+    // A grant: news to its holder (their view grew or shrank) and to whoever may read the node.
+    const own = change.principalId === caller.principal.principalId;
+    return own || can(caller, placed(ancestorIds), 'read') ? answer() : undefined;
+  }
+  if (can(caller, placed(ancestorIds), 'read')) return answer();
+  if (previousAncestorIds && can(caller, placed(previousAncestorIds), 'read')) return answer('REMOVED');
+  return undefined;
+}
+
+export interface ChangesQuery {
+  cursor?: string;
+  /** Start with the changes recorded at or after this time (instead of a cursor). */
+  since?: string;
+  pageSize?: number;
+}
+
+export async function changesFor(caller: Caller, query: ChangesQuery, now = Date.now()) {
+  const oldest = new Date(now - CHANGE_RETENTION_DAYS * DAY_MS).toISOString();
+  if (query.cursor && query.since) {
+    throw new ValidationError([
+      { in: 'query', path: '$.since', rule: 'exclusive', message: 'give a cursor or since, not both' },
+    ]);
+  }
+  // A time sorts before every change recorded at it (their positions go on with `#<changeId>`).
+  const after = query.cursor ? decodeCursor(query.cursor) : (query.since ?? oldest);
+  if (after < oldest) {
+    throw new GoneError(
+      'CURSOR_EXPIRED',
+      `The feed keeps changes ${CHANGE_RETENTION_DAYS} days and this cursor is older: list the objects again, then follow the feed from the cursor of a fresh first page`,
+    );
+  }
+  const horizon = new Date(now - config().changesSettleMs).toISOString();
+  const limit = query.pageSize ?? DEFAULT_PAGE_SIZE;
+  const range =
+    after < horizon
+      ? await readChangeRange({ after, before: horizon, limit })
+      : { changes: [], position: after, more: false };
+  return {
+    changes: range.changes.flatMap((change) => asSeenBy(caller, change) ?? []),
+    cursor: encodeCursor(range.position),
+    hasMore: range.more,
+    settledUntil: horizon,
+  };
+}

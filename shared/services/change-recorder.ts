@@ -1,0 +1,209 @@
+/**
+ * Turns the table's stream (NEW_AND_OLD_IMAGES) into the change feed. The stream holds every committed
+ * write, once, in order per item; this records the ones a sync client cares about (objects, edges,
+ * relations, grants) and skips bookkeeping (counts, links, versions, sessions, the feed itself).
+ *
+ * Each change is stamped with the moment it is recorded and must land within RECORD_DEADLINE_MS of its
+ * stamp: an attempt that takes longer is stamped again and written again (the first may land too: the
+ * feed is at least once, and `changeId` names the repeat). The feed reads only changes stamped more than
+ * CHANGES_SETTLE_MS ago, longer than the deadline, so a change can never appear behind a reader's cursor.
+ */
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { putChange, type StoredChange } from '#shared/data/change-repository.ts';
+import { findNodes } from '#shared/data/node-repository.ts';
+import { CHANGE_RETENTION_DAYS, type ChangeKind } from '#shared/domain/changes.ts';
+
+/** Objects recorded at once (each object's own changes stay one after another). */
+const RECORDING_CONCURRENCY = 16;
+
+/** How long one recording attempt may take (well under the settle window; see the module comment). */
+export const RECORD_DEADLINE_MS = 3_000;
+
+type Image = Record<string, unknown>;
+
+export interface ChangeStreamRecord {
+  eventID?: string;
+  eventName?: 'INSERT' | 'MODIFY' | 'REMOVE';
+  dynamodb?: {
+    Keys?: Record<string, AttributeValue>;
+    NewImage?: Record<string, AttributeValue>;
+    OldImage?: Record<string, AttributeValue>;
+  };
+}
+
+/** A change before it is placed and stamped. */
+type Draft = Omit<StoredChange, 'recordedAt' | 'ancestorIds' | 'previousAncestorIds' | 'changeId'> & {
+  ancestorIds?: string[];
+  previousAncestorIds?: string[] | null;
+};
+
+const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+const blank = {
+  nodeType: null,
+  nodeVersionId: null,
+  version: null,
+  nodeStatus: null,
+  parentId: null,
+  deleted: false,
+  by: null,
+  at: null,
+  detail: null,
+  principalId: null,
+  role: null,
+} satisfies Partial<Draft>;
+
+/** What happened to an object's working copy, or nothing a client needs to know. */
+function nodeKindOf(before: Image | undefined, after: Image | undefined): ChangeKind | undefined {
+  const visible = (image: Image | undefined) => image !== undefined && image.batchId === undefined;
+  if (!visible(after)) return visible(before) && !after ? 'PURGED' : undefined;
+  if (!visible(before)) return 'CREATED';
+  const [was, is] = [before as Image, after as Image];
+  if (!was.deleted && is.deleted) return 'DELETED';
+  if (was.deleted && !is.deleted) return 'RESTORED';
+  if (is.deleted) return undefined;
+  if (was.parentId !== is.parentId) return 'MOVED';
+  if (was.nodeVersionId === is.nodeVersionId) return undefined; // bookkeeping: marks, leases
+  return is.nodeStatus === 'PUBLISHED' && was.nodeStatus !== 'PUBLISHED' ? 'PUBLISHED' : 'UPDATED';
+}
+
+function nodeChange(before: Image | undefined, after: Image | undefined): Draft | undefined {
+  const kind = nodeKindOf(before, after);
+  if (!kind) return undefined;
+  const node = (after ?? before) as Image;
+  const ancestors = (image: Image | undefined) => (image?.ancestorIds as string[] | undefined) ?? [];
+  return {
+    ...blank,
+    kind,
+    nodeId: String(node.nodeId),
+    nodeType: str(node.nodeType),
+    nodeVersionId: str(node.nodeVersionId),
+    version: str(node.version),
+    nodeStatus: str(node.nodeStatus),
+    parentId: str(node.parentId),
+    deleted: kind === 'PURGED' || node.deleted === true,
+    by: kind === 'PURGED' ? null : str(node.modifiedBy),
+    at: kind === 'PURGED' ? null : str(node.modificationDate),
+    ancestorIds: ancestors(node),
+    previousAncestorIds: kind === 'MOVED' ? ancestors(before) : null,
+  };
+}
+
+/** The change an item's write makes, if a client needs to know; edges, relations and grants are placed later. */
+function changeOf(record: ChangeStreamRecord): Draft | undefined {
+  const keys = record.dynamodb?.Keys ? unmarshall(record.dynamodb.Keys) : {};
+  const before = record.dynamodb?.OldImage ? unmarshall(record.dynamodb.OldImage) : undefined;
+  const after = record.dynamodb?.NewImage ? unmarshall(record.dynamodb.NewImage) : undefined;
+  const pk = String(keys.PK ?? '');
+  const sk = String(keys.SK ?? '');
+  if (!pk.startsWith('NODE#')) return undefined;
+  const nodeId = pk.slice('NODE#'.length);
+  const item = (after ?? before) as Image;
+  if (sk === 'DRAFT') return nodeChange(before, after);
+  if (sk.startsWith('EDGE#')) {
+    // Edges of a batch not yet visible, like its nodes, are not news yet.
+    const [was, is] = [before, after].map((image) => image !== undefined && image.batchId === undefined);
+    if (!was && !is) return undefined;
+    return {
+      ...blank,
+      kind: !was ? 'EDGE_ADDED' : !is ? 'EDGE_REMOVED' : 'EDGE_CHANGED',
+      nodeId,
+      detail: sk.slice('EDGE#'.length),
+    };
+  }
+  if (sk.startsWith('REL#OUT#')) {
+    // A flip of `counted` (the other end deleted or restored) is bookkeeping, not a link or an unlink.
+    if (before && after) return undefined;
+    const [, , name, otherId] = sk.split('#');
+    return {
+      ...blank,
+      kind: after ? 'RELATION_LINKED' : 'RELATION_UNLINKED',
+      nodeId,
+      at: str(after?.createdAt),
+      detail: `${name}:${otherId}`,
+    };
+  }
+  if (sk.startsWith('GRANT#')) {
+    return {
+      ...blank,
+      kind: !before ? 'GRANTED' : !after ? 'REVOKED' : 'GRANT_CHANGED',
+      nodeId,
+      principalId: str(item.principalId),
+      role: str(after?.role),
+      by: str(after?.grantedBy),
+      at: str(after?.grantedAt),
+    };
+  }
+  return undefined;
+}
+
+/** Edges, relations and grants are placed where their node is (one BatchGet for the whole batch). */
+async function placed(drafts: Draft[]): Promise<Draft[]> {
+  const unplaced = [...new Set(drafts.filter((d) => !d.ancestorIds).map((d) => d.nodeId))];
+  const nodes = unplaced.length > 0 ? await findNodes(unplaced) : [];
+  const byId = new Map(nodes.map((node) => [node.nodeId, node]));
+  return drafts.map((draft) => {
+    if (draft.ancestorIds) return draft;
+    const node = byId.get(draft.nodeId);
+    return {
+      ...draft,
+      nodeType: draft.nodeType ?? node?.nodeType ?? null,
+      ancestorIds: node?.ancestorIds ?? [],
+    };
+  });
+}
+
+/** Monotonic stamps: two changes recorded in the same millisecond still sort in record order. */
+let lastStamp = 0;
+function stamp(): string {
+  lastStamp = Math.max(Date.now(), lastStamp + 1);
+  return new Date(lastStamp).toISOString();
+}
+
+/** Records one change, stamped anew for each attempt that misses the deadline. */
+async function record(draft: Draft, changeId: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const change: StoredChange = {
+      ...draft,
+      changeId,
+      recordedAt: stamp(),
+      ancestorIds: draft.ancestorIds ?? [],
+      previousAncestorIds: draft.previousAncestorIds ?? null,
+    };
+    try {
+      await putChange(change, CHANGE_RETENTION_DAYS, AbortSignal.timeout(RECORD_DEADLINE_MS));
+      return;
+    } catch (error) {
+      if ((error as Error).name !== 'AbortError' && (error as Error).name !== 'TimeoutError') throw error;
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
+/**
+ * Records the changes of a batch of stream records, in order. A failure fails the batch, which the
+ * stream hands over again: changes recorded before the failure are recorded again (same changeId).
+ */
+export async function recordChanges(records: ChangeStreamRecord[]): Promise<number> {
+  const drafts = records.flatMap((r) => {
+    const draft = changeOf(r);
+    return draft ? [{ draft, changeId: String(r.eventID) }] : [];
+  });
+  const placedDrafts = await placed(drafts.map((d) => d.draft));
+  // One object's changes one after another, in stream order (so their stamps are too); objects apart.
+  const byObject = new Map<string, { draft: Draft; changeId: string }[]>();
+  placedDrafts.forEach((draft, i) => {
+    const queue = byObject.get(draft.nodeId) ?? [];
+    queue.push({ draft, changeId: (drafts[i] as { changeId: string }).changeId });
+    byObject.set(draft.nodeId, queue);
+  });
+  const queues = [...byObject.values()];
+  const workers = Array.from({ length: Math.min(RECORDING_CONCURRENCY, queues.length) }, async () => {
+    for (let queue = queues.shift(); queue; queue = queues.shift()) {
+      for (const { draft, changeId } of queue) await record(draft, changeId);
+    }
+  });
+  await Promise.all(workers);
+  return placedDrafts.length;
+}

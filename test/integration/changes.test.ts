@@ -1,0 +1,195 @@
+/**
+ * The change feed as a sync client follows it: every kind of write in commit order per object, a
+ * cursor that resumes exactly, deletions as tombstones for the whole subtree, what a reader with partial
+ * rights sees (and its grant's changes), no change skipped while many writers commit during the reads,
+ * and the 4xx/410 answers of a bad or expired cursor.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNode, defaultEnvironmentId, folder, urlDocument } from './helpers/library.ts';
+import { createUser, grant, PASSWORD } from './helpers/personas.ts';
+import { type ApiClient, startTestStack, type TestStack } from './helpers/test-stack.ts';
+
+const SETTLE_MS = 150;
+
+let ctx: TestStack;
+let api: ApiClient;
+let admin: string;
+let env: string;
+
+beforeAll(async () => {
+  ctx = await startTestStack({ changesSettleMs: SETTLE_MS });
+  api = ctx.api;
+  admin = await api.login();
+  env = await defaultEnvironmentId(api, admin);
+});
+afterAll(() => ctx.close());
+
+interface Change {
+  changeId: string;
+  kind: string;
+  nodeId: string;
+  nodeVersionId: string | null;
+  version: string | null;
+  by: string | null;
+  principalId: string | null;
+  recordedAt: string;
+}
+
+/** Waits until what was written so far is recorded and settled. */
+async function settled() {
+  await ctx.stack.backgroundIdle();
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 20));
+}
+
+/** Every page from `cursor` (or the start) until the feed has no more: the changes and the cursor. */
+async function follow(token: string, cursor?: string, pageSize = 7) {
+  const changes: Change[] = [];
+  for (;;) {
+    const query = new URLSearchParams({ pageSize: String(pageSize), ...(cursor ? { cursor } : {}) });
+    const page = await api.call('GET', `/api/v1/changes?${query}`, { token });
+    expect(page.status, page.text).toBe(200);
+    changes.push(...page.body.changes);
+    cursor = page.body.cursor as string;
+    if (!page.body.hasMore) return { changes, cursor };
+  }
+}
+
+const kindsOf = (changes: Change[], nodeId: string) =>
+  changes.filter((c) => c.nodeId === nodeId).map((c) => c.kind);
+
+describe('the change feed', () => {
+  let cursor: string;
+
+  it('has every write of an object in commit order, with its version and author', async () => {
+    await settled();
+    ({ cursor } = await follow(admin));
+    const parent = await createNode(api, admin, folder(env, 'Feed folder'));
+    const doc = await createNode(api, admin, urlDocument(parent.nodeId, 'Feed document'));
+    const updated = await api.call('PUT', `/api/v1/items/${doc.nodeId}`, {
+      token: admin,
+      body: {
+        ...urlDocument(parent.nodeId, 'Renamed'),
+        nodeId: doc.nodeId,
+        nodeVersionId: doc.nodeVersionId,
+      },
+    });
+    expect(updated.status).toBe(200);
+    const published = await api.call('POST', `/api/v1/items/${doc.nodeId}/publish`, {
+      token: admin,
+      body: { nodeVersionId: updated.body.nodeVersionId },
+    });
+    expect(published.status, published.text).toBe(200);
+    await settled();
+    const { changes, cursor: next } = await follow(admin, cursor);
+    expect(kindsOf(changes, parent.nodeId)).toEqual(['CREATED']);
+    expect(kindsOf(changes, doc.nodeId)).toEqual(['CREATED', 'UPDATED', 'PUBLISHED']);
+    const [created, update, publish] = changes.filter((c) => c.nodeId === doc.nodeId) as Change[];
+    expect(created).toMatchObject({ nodeVersionId: doc.nodeVersionId, version: '0.0001' });
+    expect(update).toMatchObject({ nodeVersionId: updated.body.nodeVersionId, version: '0.0002' });
+    expect(publish).toMatchObject({ version: '1.0000' });
+    expect(created?.by).toEqual(expect.any(String));
+    expect(update?.by).toBe(created?.by);
+    expect(new Set(changes.map((c) => c.changeId)).size).toBe(changes.length);
+    cursor = next;
+
+    // Deleting the folder: a tombstone for each object of the subtree; restoring and purging too.
+    const deleted = await api.call('DELETE', `/api/v1/items/${parent.nodeId}`, { token: admin });
+    expect(deleted.status, deleted.text).toBe(200);
+    await settled();
+    const afterDelete = await follow(admin, cursor);
+    expect(kindsOf(afterDelete.changes, parent.nodeId)).toEqual(['DELETED']);
+    expect(kindsOf(afterDelete.changes, doc.nodeId)).toEqual(['DELETED']);
+    const restored = await api.call('POST', `/api/v1/items/${parent.nodeId}/restore`, { token: admin });
+    expect(restored.status, restored.text).toBe(200);
+    await api.call('DELETE', `/api/v1/items/${parent.nodeId}`, { token: admin });
+    const purged = await api.call('DELETE', `/api/v1/trash/${parent.nodeId}`, { token: admin });
+    expect(purged.status, purged.text).toBe(204);
+    await settled();
+    const afterPurge = await follow(admin, afterDelete.cursor);
+    expect(kindsOf(afterPurge.changes, doc.nodeId)).toEqual(['RESTORED', 'DELETED', 'PURGED']);
+    expect(kindsOf(afterPurge.changes, parent.nodeId)).toEqual(['RESTORED', 'DELETED', 'PURGED']);
+    // Nothing new: an empty page, whose cursor has moved up to the settled horizon.
+    const idle = await api.call('GET', `/api/v1/changes?cursor=${afterPurge.cursor}`, { token: admin });
+    expect(idle.body).toMatchObject({ changes: [], hasMore: false });
+    expect(idle.body.settledUntil > String(afterDelete.changes.at(-1)?.recordedAt)).toBe(true);
+  });
+
+  it('shows a reader only what it may read, and its own grants', async () => {
+    const visible = await createNode(api, admin, folder(env, 'Readable'));
+    const hidden = await createNode(api, admin, folder(env, 'Hidden'));
+    const readerId = await createUser(api, admin, 'feed-reader');
+    await settled();
+    const reader = await api.login('feed-reader', PASSWORD);
+    const start = (await follow(reader)).cursor;
+    await grant(api, admin, visible.nodeId, readerId, 'READER');
+    const inside = await createNode(api, admin, urlDocument(visible.nodeId, 'Inside'));
+    const outside = await createNode(api, admin, urlDocument(hidden.nodeId, 'Outside'));
+    const revoked = await api.call('DELETE', `/api/v1/items/${visible.nodeId}/grants/${readerId}`, {
+      token: admin,
+    });
+    expect(revoked.status, revoked.text).toBe(204);
+    await settled();
+    const seen = (await follow(reader, start)).changes;
+    // After the revoke the reader may read nothing: only its own grant's changes remain.
+    expect(seen.map((c) => c.kind)).toEqual(['GRANTED', 'REVOKED']);
+    expect(seen.every((c) => c.principalId === readerId && c.nodeId === visible.nodeId)).toBe(true);
+    // The admin sees all of it.
+    const all = (await follow(admin, start)).changes;
+    expect(all.map((c) => c.nodeId)).toEqual(
+      expect.arrayContaining([visible.nodeId, inside.nodeId, outside.nodeId]),
+    );
+    // With the grant back, the reader sees the objects under it, and still not the others.
+    await grant(api, admin, visible.nodeId, readerId, 'READER');
+    await settled();
+    const again = (await follow(reader, start)).changes.map((c) => c.nodeId);
+    expect(again).toContain(inside.nodeId);
+    expect(again).not.toContain(outside.nodeId);
+    expect(again).not.toContain(hidden.nodeId);
+  });
+
+  it('never skips a change that commits while a reader follows the feed', async () => {
+    await settled();
+    let cursor = (await follow(admin)).cursor;
+    const target = await createNode(api, admin, folder(env, 'Busy folder'));
+    const seen = new Set<string>();
+    let writing = true;
+    const reader = (async () => {
+      while (writing) {
+        const page = await follow(admin, cursor, 5);
+        for (const change of page.changes) if (change.kind === 'CREATED') seen.add(change.nodeId);
+        cursor = page.cursor;
+      }
+    })();
+    const created = (
+      await Promise.all(
+        Array.from({ length: 5 }, async (_, writer) => {
+          const ids: string[] = [];
+          for (let i = 0; i < 12; i++)
+            ids.push((await createNode(api, admin, urlDocument(target.nodeId, `w${writer}-${i}`))).nodeId);
+          return ids;
+        }),
+      )
+    ).flat();
+    await settled();
+    writing = false;
+    await reader;
+    for (const change of (await follow(admin, cursor)).changes)
+      if (change.kind === 'CREATED') seen.add(change.nodeId);
+    expect(created.filter((id) => !seen.has(id))).toEqual([]);
+  });
+
+  it('refuses a cursor it did not make (400) and one older than the retention (410)', async () => {
+    const bad = await api.call('GET', '/api/v1/changes?cursor=not-a-cursor', { token: admin });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0]).toMatchObject({ in: 'query', path: '$.cursor', rule: 'cursor' });
+    const old = await api.call('GET', '/api/v1/changes?since=2020-01-01T00:00:00Z', { token: admin });
+    expect(old.status).toBe(410);
+    expect(old.body.code).toBe('CURSOR_EXPIRED');
+    const both = await api.call('GET', '/api/v1/changes?since=2026-01-01T00:00:00Z&cursor=abc', {
+      token: admin,
+    });
+    expect(both.status).toBe(400);
+    const unauthenticated = await api.call('GET', '/api/v1/changes');
+    expect(unauthenticated.status).toBe(401);
+  });
+});
