@@ -4,7 +4,7 @@
  * its own role, and exactly the grants its route-table entry asks for.
  */
 import { join } from 'node:path';
-import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
@@ -16,7 +16,7 @@ import {
   OutputFormat,
   SourceMapMode,
 } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { CfnBucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { JOB_FUNCTION_VARIABLE } from '#shared/api/background-jobs.ts';
@@ -63,8 +63,8 @@ export interface ApiFunctionProps {
   bucket: IBucket;
   signingKey: IKey;
   environment: Record<string, string>;
-  logRetention: RetentionDays;
-  removalPolicy: RemovalPolicy;
+  /** The stack's one log group: Lambda names each stream after its function. */
+  logGroup: ILogGroup;
 }
 
 export class ApiFunction extends Construct {
@@ -82,10 +82,7 @@ export class ApiFunction extends Construct {
     const jobVariables = Object.fromEntries(
       invoked.map(({ job, fn }) => [JOB_FUNCTION_VARIABLE[job], fn.functionName]),
     );
-    const logGroup = new LogGroup(this, 'Logs', {
-      retention: props.logRetention,
-      removalPolicy: props.removalPolicy,
-    });
+    const { logGroup } = props;
     const role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: `Content Repository ${operation.name}`,

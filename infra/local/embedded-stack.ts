@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BACKGROUND_JOBS, JOB_FUNCTION_VARIABLE } from '#shared/api/background-jobs.ts';
+import { BACKGROUND_JOBS, CHANGE_RECORDER, JOB_FUNCTION_VARIABLE } from '#shared/api/background-jobs.ts';
 import type { Operation, OperationName } from '#shared/api/operations/index.ts';
 import { ensureSigningKeyFile } from '#shared/auth/file-token-keys.ts';
 import {
@@ -32,8 +32,6 @@ export const LOCAL_TABLE_NAME = 'content-repository';
 export const LOCAL_BUCKET_NAME = 'content-repository';
 
 const projectRoot = resolve(import.meta.dirname, '..', '..');
-/** The function on the table's stream (the CDK stack attaches the same handler). */
-export const CHANGE_RECORDER_HANDLER = 'functions/changes/record-changes.ts';
 
 /** `npm start`'s settings; tests and benchmarks leave the stage's knobs at their defaults. */
 export type EmbeddedStackOptions = Pick<
@@ -115,7 +113,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
   });
   const run = <T>(fn: () => T): T => withConfig(config, fn);
   // The table's stream feeds the change recorder, as the event source mapping does in the cloud.
-  const recorder = import(pathToFileURL(join(projectRoot, CHANGE_RECORDER_HANDLER)).href) as Promise<{
+  const recorder = import(pathToFileURL(join(projectRoot, CHANGE_RECORDER.handler)).href) as Promise<{
     handler: (event: { Records: StreamRecord[] }) => Promise<void>;
   }>;
   dynamoDb.stream.consume(async (event) => run(async () => (await recorder).handler(event)));

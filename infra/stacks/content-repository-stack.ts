@@ -11,12 +11,22 @@ import {
   LogGroupLogDestination,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  ProjectionType,
+  StreamViewType,
+  Table,
+  TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
+import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
-import type { Construct } from 'constructs';
-import { BACKGROUND_JOBS } from '#shared/api/background-jobs.ts';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Construct, IConstruct } from 'constructs';
+import { BACKGROUND_JOBS, CHANGE_RECORDER } from '#shared/api/background-jobs.ts';
 import { FALLBACK_OPERATION, type Operation, type OperationName } from '#shared/api/operations/index.ts';
 import { OBJECT_EXPIRY_RULES, STORAGE_EXPIRY_DAYS } from '#shared/data/storage-layout.ts';
 import { TABLE_SCHEMA } from '#shared/data/table-schema.ts';
@@ -27,7 +37,7 @@ import {
   CORS_MAX_AGE_SECONDS,
 } from '#shared/http/cors.ts';
 import { ROUTES } from '#shared/http/routes.ts';
-import { ApiFunction } from '../constructs/api-function.ts';
+import { ApiFunction, type ApiFunctionProps } from '../constructs/api-function.ts';
 import { TokenPublicKey } from '../constructs/token-public-key.ts';
 import type { StageSettings } from '../stage.ts';
 
@@ -37,6 +47,8 @@ export interface ContentRepositoryStackProps extends StackProps {
 
 export class ContentRepositoryStack extends Stack {
   readonly functions = new Map<OperationName, ApiFunction>();
+  /** The function on the table's stream that records the change feed. */
+  readonly changeRecorder: ApiFunction;
 
   constructor(scope: Construct, id: string, props: ContentRepositoryStackProps) {
     super(scope, id, props);
@@ -51,6 +63,8 @@ export class ContentRepositoryStack extends Stack {
       encryption: TableEncryption.AWS_MANAGED,
       timeToLiveAttribute: TABLE_SCHEMA.ttlAttribute,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: !stage.ephemeral },
+      // Every committed write, once, in order per item: the change feed is recorded from it.
+      stream: StreamViewType.NEW_AND_OLD_IMAGES,
       deletionProtection: !stage.ephemeral,
       removalPolicy,
     });
@@ -131,7 +145,10 @@ export class ContentRepositoryStack extends Stack {
       ...(stage.publicBaseUrl ? { PUBLIC_BASE_URL: stage.publicBaseUrl } : {}),
       ...(stage.uploadBaseUrl ? { UPLOAD_BASE_URL: stage.uploadBaseUrl } : {}),
     };
-    const functionProps = { table, bucket, signingKey, environment, logRetention, removalPolicy };
+    // One log group for every function (DESIGN: shared log settings): Lambda names each log stream
+    // after its function, and it keeps the stack well under CloudFormation's resource limit.
+    const logGroup = new LogGroup(this, 'FunctionLogs', { retention: logRetention, removalPolicy });
+    const functionProps = { table, bucket, signingKey, environment, logGroup };
     // Background jobs first: the operations that start them are told their names.
     const jobs = Object.fromEntries(
       Object.values(BACKGROUND_JOBS).map((job) => [
@@ -142,6 +159,7 @@ export class ContentRepositoryStack extends Stack {
         }).function,
       ]),
     );
+    this.changeRecorder = this.recordChangesFromStream(table, functionProps, stage.ephemeral);
     const integrations = new Map<OperationName, HttpLambdaIntegration>();
     const integrationFor = (operation: Operation) => {
       const { name } = operation;
@@ -207,5 +225,44 @@ export class ContentRepositoryStack extends Stack {
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
     new CfnOutput(this, 'TokenSigningKeyArn', { value: signingKey.keyArn });
+  }
+
+  /**
+   * The change recorder on the table's stream, as Lambda's event source mapping runs it: batches in order
+   * per shard, a failed batch retried (halved until the failing record is alone), and after 10 tries its
+   * position parked in a queue for 14 days, so one bad record cannot hold the feed for the stream's 24 h.
+   */
+  private recordChangesFromStream(
+    table: Table,
+    functionProps: Omit<ApiFunctionProps, 'operation'>,
+    ephemeral: boolean,
+  ): ApiFunction {
+    const recorder = new ApiFunction(this, 'RecordChanges', { operation: CHANGE_RECORDER, ...functionProps });
+    const parked = new Queue(this, 'ParkedChangeBatches', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      removalPolicy: ephemeral ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
+    });
+    Validations.of(parked).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself where the stream parks the batches the change recorder could not record.',
+    });
+    Validations.of(recorder.function.role as IConstruct).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'dynamodb:ListStreams has no resource-level permissions; the stream itself is read through its ARN only ' +
+        '(DescribeStream, GetRecords, GetShardIterator).',
+    });
+    recorder.function.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        bisectBatchOnError: true,
+        retryAttempts: 10,
+        onFailure: new SqsDlq(parked),
+      }),
+    );
+    return recorder;
   }
 }

@@ -44,10 +44,11 @@ describe('API', () => {
 });
 
 describe('functions', () => {
-  it('one Node.js 22 arm64 function per operation and per background job, each with its own role and log group with retention', () => {
+  it('one Node.js 22 arm64 function per operation, per background job and the change recorder, each with its own role, logging to one log group with retention', () => {
     const functions = Object.values(resources(dev, 'AWS::Lambda::Function'));
     const ours = functions.filter((f) => f.Properties.Environment?.Variables?.TABLE_NAME);
-    expect(ours).toHaveLength(OPERATION_LIST.length + Object.keys(BACKGROUND_JOBS).length);
+    expect(ours).toHaveLength(OPERATION_LIST.length + Object.keys(BACKGROUND_JOBS).length + 1);
+    expect(new Set(ours.map((f) => JSON.stringify(f.Properties.LoggingConfig.LogGroup))).size).toBe(1);
     for (const fn of ours) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -76,6 +77,8 @@ describe('least privilege', () => {
     for (const [, policy] of policies()) {
       for (const statement of policy.Properties.PolicyDocument.Statement) {
         // No "*", and no "<arn>/*" (a whole bucket); a named key prefix ("<arn>/bpmn/*") is allowed.
+        // The one exception: dynamodb:ListStreams, which has no resource-level permissions.
+        if (JSON.stringify(actions(statement)) === '["dynamodb:ListStreams"]') continue;
         expect(JSON.stringify(statement.Resource)).not.toMatch(/"\*"|"\/\*"/);
         for (const action of actions(statement)) expect(action).not.toMatch(/\*$/);
       }
@@ -317,10 +320,30 @@ describe('CORS', () => {
   });
 });
 
+describe('change feed', () => {
+  it("records from the table's stream: in order, retried, a bad batch parked in a queue", () => {
+    dev.hasResourceProperties('AWS::DynamoDB::Table', {
+      StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+    });
+    const [queueId] = Object.keys(dev.findResources('AWS::SQS::Queue'));
+    const mappings = Object.values(resources(dev, 'AWS::Lambda::EventSourceMapping'));
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]?.Properties).toMatchObject({
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: 100,
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 10,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } } },
+    });
+    const recorder = JSON.stringify(mappings[0]?.Properties.FunctionName);
+    expect(recorder).toContain('RecordChanges');
+  });
+});
+
 describe('size', () => {
   it('stays well under CloudFormation’s 500-resource limit', () => {
-    // About 7 resources per function (function, role, policy, log group, integration, permission, route):
-    // the next dozen operations need functions shared by routes, or a nested stack.
+    // About 6 resources per operation (function, role, policy, integration, permission, route); the
+    // functions share one log group.
     const count = Object.keys(dev.toJSON().Resources).length;
     expect(count).toBeLessThan(400);
   });
