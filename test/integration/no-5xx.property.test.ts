@@ -31,8 +31,12 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-/** What is stored, apart from what any request may touch (its session, failed-login counters). */
+/**
+ * What is stored, apart from what any request may touch (its session, failed-login counters), once the
+ * change feed has recorded the writes made so far (it records from the stream, after the write).
+ */
 async function storedState(): Promise<string> {
+  await ctx.stack.backgroundIdle();
   const items: string[] = [];
   for await (const page of paginateScan({ client: table }, { TableName })) {
     for (const item of page.Items ?? []) {
