@@ -4,6 +4,7 @@
  * a copy in sync"). The embedded stack calls it from its local stream, the same way.
  */
 import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
+import { metered } from '#shared/clients/capacity-meter.ts';
 import { config } from '#shared/config/index.ts';
 import { type ChangeStreamRecord, recordChanges } from '#shared/services/change-recorder.ts';
 
@@ -12,7 +13,9 @@ export async function handler(
   context?: Pick<Context, 'awsRequestId'>,
 ): Promise<void> {
   const started = Date.now();
-  const recorded = await recordChanges(event.Records as ChangeStreamRecord[]);
+  const { result: recorded, consumed } = await metered(() =>
+    recordChanges(event.Records as ChangeStreamRecord[]),
+  );
   if (config().logLevel === 'silent') return;
   console.log(
     JSON.stringify({
@@ -21,6 +24,8 @@ export async function handler(
       records: event.Records.length,
       recorded,
       latencyMs: Date.now() - started,
+      consumedRCU: consumed.readCapacityUnits,
+      consumedWCU: consumed.writeCapacityUnits,
     }),
   );
 }

@@ -17,11 +17,24 @@ export interface RequestLine {
   dynamoRoundTrips: number;
 }
 
+/** One stream batch the change recorder handled. */
+export interface RecorderLine {
+  records: number;
+  recorded: number;
+  consumedRCU: number;
+  consumedWCU: number;
+}
+
+/** The change feed's settle window on the bench stack: short, so feed figures need no long waits. */
+export const BENCH_SETTLE_MS = 200;
+
 export interface BenchStack {
   api: ApiClient;
   /** The embedded stack itself (its configuration, its background jobs). */
   stack: EmbeddedStack;
   token: string;
+  /** The change recorder's log lines so far (one per stream batch). */
+  recorderLines: () => RecorderLine[];
   /** The log line of the request made last. */
   lastLine: () => RequestLine;
   close: () => Promise<void>;
@@ -30,10 +43,14 @@ export interface BenchStack {
 export async function startBenchStack(name: string): Promise<BenchStack> {
   const dataDir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
   const lines: RequestLine[] = [];
+  const recorded: RecorderLine[] = [];
   const log = console.log;
   console.log = (line: unknown) => {
-    if (typeof line === 'string' && line.startsWith('{')) lines.push(JSON.parse(line));
-    else log(line);
+    if (typeof line !== 'string' || !line.startsWith('{')) return log(line);
+    const parsed = JSON.parse(line);
+    // The change recorder logs as its stream batches arrive, between requests: kept apart.
+    if (parsed.operation === 'recordChanges') recorded.push(parsed);
+    else lines.push(parsed);
   };
   const stack = await startEmbeddedStack({
     port: 0,
@@ -46,6 +63,7 @@ export async function startBenchStack(name: string): Promise<BenchStack> {
     // Every request reads its session, as on an instance that has not seen the caller in the last seconds:
     // the figures are the worst case (a warm instance saves the session read, README "Login").
     sessionRecheckSeconds: 0,
+    changesSettleMs: BENCH_SETTLE_MS,
   });
   const api = new ApiClient(stack.url);
   const token = await api.login('bench', 'bench-password-123');
@@ -53,6 +71,7 @@ export async function startBenchStack(name: string): Promise<BenchStack> {
     api,
     stack,
     token,
+    recorderLines: () => recorded,
     lastLine: () => {
       const line = lines.at(-1);
       if (!line) throw new Error('no request was logged');

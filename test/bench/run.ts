@@ -7,6 +7,7 @@ import { startBenchStack } from './bench-stack.ts';
 import { type BundleFigures, measureBundles } from './bundles.ts';
 import { measureCapacity } from './capacity.ts';
 import { BEFORE_REF, measureContention } from './contention.ts';
+import { measureFeedCost } from './feed-cost.ts';
 import { measureListCost, type PageCost } from './list-cost.ts';
 import { measureLoginCost } from './login-cost.ts';
 import { measureProcessCost } from './process-cost.ts';
@@ -90,6 +91,21 @@ console.log(
   `\nLogin over one scrypt verification at OWASP's parameters (N=2^17, r=8, p=1), median of ${loginCost.rounds} ` +
     `alternating pairs: ${loginCost.ratio.toFixed(2)} (the hash is the cost by design; the rest is the difference)`,
 );
+
+const feedCost = await measureFeedCost(bench);
+console.log(
+  `\nChange feed (${feedCost.writes} updates of one folder; the recorder runs on the stream, off the request)`,
+);
+console.log(
+  `  per write: the request's own ${feedCost.requestWcuPerWrite.toFixed(2)} WCU (the feed adds nothing to it); ` +
+    `the recorder ${feedCost.recorderWcuPerChange.toFixed(2)} WCU and ${feedCost.recorderRcuPerChange.toFixed(2)} RCU ` +
+    `per change (goal: at most 1 extra write unit) ${mark(feedCost.recorderWcuPerChange <= 1)}`,
+);
+for (const [pageSize, rcu] of Object.entries(feedCost.rcuPer1000))
+  console.log(
+    `  reading ${feedCost.changesRead} changes in pages of ${pageSize}: ${feedCost.pages[Number(pageSize)]} requests, ` +
+      `${rcu} RCU per 1,000 changes (session reads included)`,
+  );
 
 const processCost = await measureProcessCost(bench);
 const uploadCost = await measureUploadCost(bench, bench.stack);
