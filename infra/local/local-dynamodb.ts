@@ -63,6 +63,7 @@ interface WireInput {
   Item: Item;
   Key: Item;
   RequestItems: Record<string, unknown>;
+  ReturnValues?: string;
 }
 interface Answer {
   status: number;
@@ -166,7 +167,10 @@ export async function startLocalDynamoDb(options: {
     new Promise<Answer>((resolve, reject) => {
       const upstream = http.request(
         `${storeUrl}${req.url ?? '/'}`,
-        { method: req.method, headers: { ...req.headers, host: `127.0.0.1:${storePort}` } },
+        {
+          method: req.method,
+          headers: { ...req.headers, host: `127.0.0.1:${storePort}`, 'content-length': String(body.length) },
+        },
         (answer) => {
           const chunks: Buffer[] = [];
           answer.on('data', (c: Buffer) => chunks.push(c));
@@ -246,11 +250,45 @@ export async function startLocalDynamoDb(options: {
     );
 
   /** Reports written items to the stream with their images from before and after (read while held). */
-  async function streamed(ids: readonly string[], before: readonly (Item | undefined)[]): Promise<void> {
-    const after = await imagesOf(ids);
+  async function streamed(
+    ids: readonly string[],
+    before: readonly (Item | undefined)[],
+    known?: readonly (Item | undefined)[],
+  ): Promise<void> {
+    const after = known ?? (await imagesOf(ids));
     ids.forEach((id, i) => {
       stream.changed(keys.parseItemId(id).key, before[i], after[i]);
     });
+  }
+
+  /**
+   * A plain write, with the item's images from before and after it for the stream. A put or a delete
+   * that asks for no return values gets its old image from the write itself (ALL_OLD), and an update its
+   * new one (ALL_NEW); the answer the caller sees is the one it asked for. Anything else reads the items.
+   */
+  async function writeWithImages(
+    action: string,
+    input: WireInput,
+    req: IncomingMessage,
+    body: Buffer,
+    ids: string[],
+  ) {
+    const own = (input.ReturnValues ?? 'NONE') === 'NONE' && action !== 'BatchWriteItem';
+    if (!own) {
+      const before = await imagesOf(ids);
+      const answer = await forward(req, body);
+      return { answer, before, after: answer.status === 200 ? await imagesOf(ids) : [] };
+    }
+    const before = action === 'UpdateItem' ? await imagesOf(ids) : undefined;
+    const returning = action === 'UpdateItem' ? 'ALL_NEW' : 'ALL_OLD';
+    const answer = await forward(req, Buffer.from(JSON.stringify({ ...input, ReturnValues: returning })));
+    if (answer.status !== 200) return { answer, before: [], after: [] };
+    const { Attributes: returned, ...asked } = JSON.parse(answer.body.toString('utf8')) as {
+      Attributes?: Item;
+    };
+    const stripped = { ...answer, body: Buffer.from(JSON.stringify(asked)) };
+    if (action === 'UpdateItem') return { answer: stripped, before: before ?? [], after: [returned] };
+    return { answer: stripped, before: [returned], after: [action === 'PutItem' ? input.Item : undefined] };
   }
 
   async function handle(action: string, req: IncomingMessage, body: Buffer): Promise<Answer | 'lost'> {
@@ -283,11 +321,10 @@ export async function startLocalDynamoDb(options: {
           throw new DynamoDbWireError('TransactionConflictException', 'Transaction is ongoing for the item');
         }
         try {
-          const before = await imagesOf(ids);
-          const answer = await forward(req, body);
+          const { answer, before, after: written } = await writeWithImages(action, input, req, body, ids);
           if (answer.status === 200) {
             indexLag.written(ids, before);
-            await streamed(ids, before);
+            await streamed(ids, before, written);
           }
           return after(answer);
         } finally {
