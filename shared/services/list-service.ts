@@ -125,21 +125,30 @@ interface ListSource {
 
 const notFound = (nodeId: string) => new NotFoundError('NODE_NOT_FOUND', `No object with nodeId ${nodeId}`);
 
-async function childrenSource(
+/**
+ * A folder's children. The partition and the counts are keyed by the parent's id alone, so they are read
+ * beside the parent itself: `parent` settles once the caller is known to be allowed to read it (else it
+ * rejects with a 404), and nothing read may be answered before.
+ */
+function childrenSource(
   caller: Caller,
   parentId: string,
   p: ListParameters,
-): Promise<{ source: ListSource; parent: Node }> {
-  const parent = await findNode(parentId);
-  if (!parent || parent.deleted || !can(caller, parent, 'read')) throw notFound(parentId);
+): { source: ListSource; parent: Promise<Node> } {
+  const parent = findNode(parentId).then((node) => {
+    if (!node || node.deleted || !can(caller, node, 'read')) throw notFound(parentId);
+    return node;
+  });
+  // Awaited by every caller, but maybe after other reads: not an unhandled rejection meanwhile.
+  parent.catch(() => undefined);
   const types = p.nodeTypes && new Set(p.nodeTypes);
   return {
     parent,
     source: {
-      partitions: [{ scope: 'parent', partition: listPartition.parent(parent.nodeId) }],
+      partitions: [{ scope: 'parent', partition: listPartition.parent(parentId) }],
       ...(p.nodeTypes ? { entryNodeTypes: p.nodeTypes } : {}),
       total: async () =>
-        sumCounts((await readCounts([parent.nodeId])).get(parent.nodeId) ?? {}, 'k', types, p.nodeStatus),
+        sumCounts((await readCounts([parentId])).get(parentId) ?? {}, 'k', types, p.nodeStatus),
     },
   };
 }
@@ -284,11 +293,11 @@ export async function listObjects(
     return relatedList(caller, target, query, p, analyzer);
   }
   let source: ListSource;
-  let knownParent: Node | undefined;
+  let parentRead: Promise<Node | undefined> = Promise.resolve(undefined);
   if (target.kind === 'children') {
-    const children = await childrenSource(caller, target.parentId, p);
+    const children = childrenSource(caller, target.parentId, p);
     source = children.source;
-    knownParent = children.parent;
+    parentRead = children.parent;
   } else {
     source = readableSource(await readableRoots(caller), p);
   }
@@ -318,11 +327,13 @@ export async function listObjects(
     if (skipped.after !== undefined) range.after = skipped.after;
   }
   const entries = exhausted ? noEntries() : listEntries(source.partitions, filter, range, skip + p.pageSize);
-  // The caller's responsibilities do not depend on the page: read beside it.
-  const [collected, countedTotal, held] = await Promise.all([
+  // The caller's responsibilities and the parent (with the right to read it) do not depend on the page:
+  // read beside it, and the page is answered only once the parent may be read.
+  const [collected, countedTotal, held, knownParent] = await Promise.all([
     collectPage(entries, skip, p.pageSize, p.draft ? 'DRAFT' : 'PUBLISHED', check),
     source.total(),
     responsibilitiesOf(caller),
+    parentRead,
   ]);
   const [parents, relationCounts] = await Promise.all([
     parentsOf(collected.nodes, knownParent),
@@ -366,7 +377,7 @@ async function relatedList(
   analyzer: boolean,
 ): Promise<ListPage<ListElement | AnalyzerElement>> {
   let knownParent: Node | undefined;
-  if (target.kind === 'children') knownParent = (await childrenSource(caller, target.parentId, p)).parent;
+  if (target.kind === 'children') knownParent = await childrenSource(caller, target.parentId, p).parent;
   const inScope = (node: Node) =>
     (target.kind !== 'children' || node.parentId === target.parentId) &&
     (!analyzer || toAnalyzerElement(toListElement(node, null), node).findings.length > 0);
