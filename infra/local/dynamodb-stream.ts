@@ -29,6 +29,7 @@ export type StreamConsumer = (event: { Records: StreamRecord[] }) => Promise<voi
 
 const BATCH_SIZE = 100;
 const RETRY_MS = 200;
+const BATCHING_WINDOW_MS = 50;
 
 export class LocalStream {
   private readonly pending: StreamRecord[] = [];
@@ -85,8 +86,8 @@ export class LocalStream {
 
   private async deliver(): Promise<void> {
     const consumer = this.consumer as StreamConsumer;
-    // Let the writes of one request land in one batch, as a stream's batching window would.
-    await new Promise((resolve) => setImmediate(resolve));
+    // Gather what arrives meanwhile into one batch, as Lambda's polling of a stream does (4 times a second).
+    await new Promise((resolve) => setTimeout(resolve, BATCHING_WINDOW_MS));
     while (this.pending.length > 0 && !this.closed) {
       const batch = this.pending.slice(0, BATCH_SIZE);
       try {

@@ -81,10 +81,14 @@ export class LocalTransactions {
     private readonly backend: DynamoDBClient,
     private readonly keys: KeySchemas,
     private readonly locks: ItemLocks,
-    /** Told the items a committed transaction wrote, and their images from before it. */
+    /**
+     * Told the items a committed transaction wrote, their images from before it, and those after it
+     * that the actions tell (a put's item, nothing after a delete; null: an update, read it).
+     */
     private readonly committed: (
       ids: readonly string[],
       before: readonly (Item | undefined)[],
+      after: readonly (Item | undefined | null)[],
     ) => void | Promise<void> = () => undefined,
   ) {}
 
@@ -139,6 +143,10 @@ export class LocalTransactions {
       await this.committed(
         writes.map((i) => ids[i] as string),
         writes.map((i) => snapshots[i]),
+        writes.map((i) => {
+          const action = actions[i] as TransactWriteAction;
+          return action.Put ? action.Put.Item : action.Delete ? undefined : null;
+        }),
       );
       if (token) this.tokens.set(token, { request, at: Date.now() });
       return result;

@@ -144,9 +144,9 @@ export async function startLocalDynamoDb(options: {
   const locks = new ItemLocks();
   const indexLag = new IndexLag(options.indexLagMs ?? 0, keys);
   const stream = new LocalStream();
-  const transactions = new LocalTransactions(backend, keys, locks, async (ids, before) => {
+  const transactions = new LocalTransactions(backend, keys, locks, async (ids, before, after) => {
     indexLag.written(ids, before);
-    await streamed(ids, before);
+    await streamed(ids, before, after);
   });
   const ttl = new LocalTimeToLive(backend, join(options.dataDir, 'dynamodb-ttl.json'), keys, locks);
   const faults = new Map<string, { fault: Fault; when?: (request: string) => boolean }[]>();
@@ -253,11 +253,15 @@ export async function startLocalDynamoDb(options: {
   async function streamed(
     ids: readonly string[],
     before: readonly (Item | undefined)[],
-    known?: readonly (Item | undefined)[],
+    known: readonly (Item | undefined | null)[] = [],
   ): Promise<void> {
-    const after = known ?? (await imagesOf(ids));
+    // Images the write does not tell (null, or not given) are read, while the items are still held.
+    const unknown = ids.filter((_id, i) => known[i] === null || i >= known.length);
+    const read = new Map(unknown.map((id, i) => [id, i]));
+    const images = unknown.length > 0 ? await imagesOf(unknown) : [];
     ids.forEach((id, i) => {
-      stream.changed(keys.parseItemId(id).key, before[i], after[i]);
+      const after = read.has(id) ? images[read.get(id) as number] : (known[i] ?? undefined);
+      stream.changed(keys.parseItemId(id).key, before[i], after);
     });
   }
 

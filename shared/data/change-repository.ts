@@ -6,7 +6,7 @@
  * A page of the feed reads every shard from one position up to a horizon, in parallel, and merges them:
  * the position and the horizon are sort keys, so a cursor says exactly which changes were seen.
  */
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import type { Change } from '#shared/domain/changes.ts';
@@ -36,21 +36,38 @@ export function changeShardOf(nodeId: string): number {
 export const changePosition = (change: Pick<StoredChange, 'recordedAt' | 'changeId'>) =>
   `${change.recordedAt}#${change.changeId}`;
 
-/** Writes one change; the item expires `retentionDays` after it was recorded. */
-export async function putChange(change: StoredChange, retentionDays: number, abortSignal?: AbortSignal) {
-  const expiresAt = Math.ceil(Date.parse(change.recordedAt) / 1000) + retentionDays * 86_400;
-  await dynamoDb().send(
-    new PutCommand({
-      TableName: config().tableName,
-      Item: {
-        PK: `${PARTITION_PREFIX}${changeShardOf(change.nodeId)}`,
-        SK: changePosition(change),
-        ...change,
-        [TABLE_SCHEMA.ttlAttribute]: expiresAt,
+/**
+ * Writes up to 25 changes in one BatchWriteItem; each item expires `retentionDays` after it was
+ * recorded. Returns the changes DynamoDB left unprocessed (to be written again).
+ */
+export async function putChanges(
+  changes: StoredChange[],
+  retentionDays: number,
+  abortSignal?: AbortSignal,
+): Promise<StoredChange[]> {
+  const TableName = config().tableName;
+  const answer = await dynamoDb().send(
+    new BatchWriteCommand({
+      RequestItems: {
+        [TableName]: changes.map((change) => ({
+          PutRequest: {
+            Item: {
+              PK: `${PARTITION_PREFIX}${changeShardOf(change.nodeId)}`,
+              SK: changePosition(change),
+              ...change,
+              [TABLE_SCHEMA.ttlAttribute]:
+                Math.ceil(Date.parse(change.recordedAt) / 1000) + retentionDays * 86_400,
+            },
+          },
+        })),
       },
     }),
     { abortSignal },
   );
+  const left = new Set(
+    (answer.UnprocessedItems?.[TableName] ?? []).map((request) => String(request.PutRequest?.Item?.changeId)),
+  );
+  return changes.filter((change) => left.has(change.changeId));
 }
 
 export interface ChangeRange {

@@ -10,14 +10,16 @@
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { putChange, type StoredChange } from '#shared/data/change-repository.ts';
+import { putChanges, type StoredChange } from '#shared/data/change-repository.ts';
 import { findNodes } from '#shared/data/node-repository.ts';
 import { CHANGE_RETENTION_DAYS, type ChangeKind } from '#shared/domain/changes.ts';
 
-/** Objects recorded at once (each object's own changes stay one after another). */
-const RECORDING_CONCURRENCY = 16;
+/** DynamoDB's BatchWriteItem limit. */
+const CHANGES_PER_WRITE = 25;
+/** Rounds of writing what is left before the batch fails (and the stream hands it over again). */
+const RECORD_ROUNDS = 5;
 
-/** How long one recording attempt may take (well under the settle window; see the module comment). */
+/** How long one write of changes may take (well under the settle window; see the module comment). */
 export const RECORD_DEADLINE_MS = 3_000;
 
 type Image = Record<string, unknown>;
@@ -161,23 +163,46 @@ function stamp(): string {
   return new Date(lastStamp).toISOString();
 }
 
-/** Records one change, stamped anew for each attempt that misses the deadline. */
-async function record(draft: Draft, changeId: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const change: StoredChange = {
-      ...draft,
-      changeId,
-      recordedAt: stamp(),
-      ancestorIds: draft.ancestorIds ?? [],
-      previousAncestorIds: draft.previousAncestorIds ?? null,
-    };
-    try {
-      await putChange(change, CHANGE_RETENTION_DAYS, AbortSignal.timeout(RECORD_DEADLINE_MS));
-      return;
-    } catch (error) {
-      if ((error as Error).name !== 'AbortError' && (error as Error).name !== 'TimeoutError') throw error;
-      if (attempt >= 3) throw error;
-    }
+/** Changes, stamped now in this order (their stamps keep the stream's order). */
+const stamped = (pending: { draft: Draft; changeId: string }[]): StoredChange[] =>
+  pending.map(({ draft, changeId }) => ({
+    ...draft,
+    changeId,
+    recordedAt: stamp(),
+    ancestorIds: draft.ancestorIds ?? [],
+    previousAncestorIds: draft.previousAncestorIds ?? null,
+  }));
+
+const isDeadline = (error: unknown) =>
+  (error as Error).name === 'AbortError' || (error as Error).name === 'TimeoutError';
+
+/**
+ * Records changes 25 to a write (BatchWriteItem), chunks at once. What a write leaves unprocessed, or a
+ * chunk that misses the deadline, is stamped anew and written again; after a few rounds the batch fails
+ * and the stream hands it over again. A change written twice keeps its changeId.
+ */
+async function record(pending: { draft: Draft; changeId: string }[]): Promise<void> {
+  let left = pending;
+  for (let round = 1; left.length > 0; round++) {
+    if (round > RECORD_ROUNDS)
+      throw new Error(`${left.length} changes were not recorded after ${RECORD_ROUNDS} rounds`);
+    const changes = stamped(left);
+    const chunks = Array.from({ length: Math.ceil(changes.length / CHANGES_PER_WRITE) }, (_, k) =>
+      changes.slice(k * CHANGES_PER_WRITE, (k + 1) * CHANGES_PER_WRITE),
+    );
+    const unrecorded = await Promise.all(
+      chunks.map(async (chunk) => {
+        try {
+          return await putChanges(chunk, CHANGE_RETENTION_DAYS, AbortSignal.timeout(RECORD_DEADLINE_MS));
+        } catch (error) {
+          if (isDeadline(error)) return chunk;
+          throw error;
+        }
+      }),
+    );
+    const again = new Set(unrecorded.flat().map((change) => change.changeId));
+    left = left.filter(({ changeId }) => again.has(changeId));
+    if (left.length > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** round));
   }
 }
 
@@ -191,19 +216,8 @@ export async function recordChanges(records: ChangeStreamRecord[]): Promise<numb
     return draft ? [{ draft, changeId: String(r.eventID) }] : [];
   });
   const placedDrafts = await placed(drafts.map((d) => d.draft));
-  // One object's changes one after another, in stream order (so their stamps are too); objects apart.
-  const byObject = new Map<string, { draft: Draft; changeId: string }[]>();
-  placedDrafts.forEach((draft, i) => {
-    const queue = byObject.get(draft.nodeId) ?? [];
-    queue.push({ draft, changeId: (drafts[i] as { changeId: string }).changeId });
-    byObject.set(draft.nodeId, queue);
-  });
-  const queues = [...byObject.values()];
-  const workers = Array.from({ length: Math.min(RECORDING_CONCURRENCY, queues.length) }, async () => {
-    for (let queue = queues.shift(); queue; queue = queues.shift()) {
-      for (const { draft, changeId } of queue) await record(draft, changeId);
-    }
-  });
-  await Promise.all(workers);
+  await record(
+    placedDrafts.map((draft, i) => ({ draft, changeId: (drafts[i] as { changeId: string }).changeId })),
+  );
   return placedDrafts.length;
 }
