@@ -277,7 +277,17 @@ export async function startLocalDynamoDb(options: {
     body: Buffer,
     ids: string[],
   ) {
-    const own = (input.ReturnValues ?? 'NONE') === 'NONE' && action !== 'BatchWriteItem';
+    if (action === 'BatchWriteItem') {
+      // Its requests tell the images after it (each put's item, nothing after a delete), in the order
+      // `targets` gave the ids; dynalite applies a whole batch (nothing is left unprocessed).
+      const before = await imagesOf(ids);
+      const answer = await forward(req, body);
+      const requests = Object.values(
+        input.RequestItems as Record<string, { PutRequest?: { Item: Item }; DeleteRequest?: unknown }[]>,
+      ).flat();
+      return { answer, before, after: requests.map((r) => r.PutRequest?.Item) };
+    }
+    const own = (input.ReturnValues ?? 'NONE') === 'NONE';
     if (!own) {
       const before = await imagesOf(ids);
       const answer = await forward(req, body);
