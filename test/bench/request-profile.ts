@@ -110,7 +110,7 @@ export interface RequestProfile {
 }
 
 export async function measureRequestProfile(
-  { api, token, stack }: BenchStack,
+  { api, token, stack, lastLine }: BenchStack,
   { pairs = 200, profiled = 400 } = {},
 ): Promise<RequestProfile> {
   const environments = await api.call('GET', '/api/v1/list?nodeType=ENVIRONMENT', { token });
@@ -126,7 +126,14 @@ export async function measureRequestProfile(
     if (answer.status !== 200) throw new Error(`retrieve answered ${answer.status}: ${text}`);
   };
   await retrieve();
+  // The change recorder writes in the background after a write: let it finish, so that only the
+  // retrieve's own calls are captured.
+  await stack.backgroundIdle();
   const rounds = roundTripsOf(await captureCalls(retrieve));
+  // The request's log line counts its own calls: the capture must hold those and nothing else.
+  const own = lastLine().dynamoCalls;
+  if (rounds.flat().length !== own)
+    throw new Error(`captured ${rounds.flat().length} calls, the retrieve made ${own}`);
 
   const raw = DynamoDBDocumentClient.from(
     new DynamoDBClient({
