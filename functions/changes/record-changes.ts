@@ -16,7 +16,8 @@ export async function handler(
   const { result: recorded, consumed } = await metered(() =>
     recordChanges(event.Records as ChangeStreamRecord[]),
   );
-  if (config().logLevel === 'silent') return;
+  // A batch of items no client hears about (the feed's own, counts, sessions) is not worth a line.
+  if (config().logLevel === 'silent' || recorded === 0) return;
   console.log(
     JSON.stringify({
       operation: 'recordChanges',
