@@ -1,9 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',
+    // Vitest's default leaves a core idle (CPUs - 1): one worker on a 2-core CI machine. The files are
+    // independent (each starts its own embedded stack), so every core takes files: 582 s -> 392 s here.
+    maxWorkers: availableParallelism(),
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Unit tests see a cloud-like configuration; the embedded stack replaces it for integration tests.
