@@ -28,6 +28,12 @@ export const positiveIntParam = (max: number) =>
     z.transform(Number),
   );
 
+/** An ISO 8601 time with an offset, as UTC with milliseconds (`modifiedSince`, `since`). */
+export const timestampParam = z.pipe(
+  z.iso.datetime({ offset: true }),
+  z.transform((s) => new Date(s).toISOString()),
+);
+
 /** An opaque position from a page's nextCursor, passed back unchanged. */
 export const cursorParam = z.string().check(z.minLength(1), z.maxLength(2000));
 

@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { feedSettled } from './helpers/feed.ts';
 import { createNode, defaultEnvironmentId, folder, urlDocument } from './helpers/library.ts';
 import { createUser, PASSWORD } from './helpers/personas.ts';
 import { type ApiClient, startTestStack, type TestStack } from './helpers/test-stack.ts';
@@ -111,8 +112,7 @@ describe('the change feed against the lists', () => {
             token: admin,
             body: { role: 'READER' },
           });
-          await ctx.stack.backgroundIdle();
-          await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 20));
+          await feedSettled(ctx.stack, SETTLE_MS);
           const since = (await api.call('GET', '/api/v1/changes?pageSize=1', { token: admin })).body
             .settledUntil;
 
@@ -175,8 +175,7 @@ describe('the change feed against the lists', () => {
               }
             }),
           );
-          await ctx.stack.backgroundIdle();
-          await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 20));
+          await feedSettled(ctx.stack, SETTLE_MS);
 
           const roots = new Set(folders);
           expect(await rebuild(admin, since, roots)).toEqual(await listed(admin, folders));

@@ -5,6 +5,7 @@
  * and the 4xx/410 answers of a bad or expired cursor.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { feedSettled } from './helpers/feed.ts';
 import { createNode, defaultEnvironmentId, folder, urlDocument } from './helpers/library.ts';
 import { createUser, grant, PASSWORD } from './helpers/personas.ts';
 import { type ApiClient, startTestStack, type TestStack } from './helpers/test-stack.ts';
@@ -36,10 +37,7 @@ interface Change {
 }
 
 /** Waits until what was written so far is recorded and settled. */
-async function settled() {
-  await ctx.stack.backgroundIdle();
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 20));
-}
+const settled = () => feedSettled(ctx.stack, SETTLE_MS);
 
 /** Every page from `cursor` (or the start) until the feed has no more: the changes and the cursor. */
 async function follow(token: string, cursor?: string, pageSize = 7) {

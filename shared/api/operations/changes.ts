@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { CHANGE_RETENTION_DAYS, changesPageSchema } from '#shared/domain/changes.ts';
 import { API_PREFIX, authenticated, defineOperation, problem } from '../operation.ts';
-import { cursorParam, positiveIntParam } from '../params.ts';
+import { cursorParam, positiveIntParam, timestampParam } from '../params.ts';
 
 export const listChanges = defineOperation({
   name: 'listChanges',
@@ -24,12 +24,7 @@ export const listChanges = defineOperation({
     query: z.strictObject({
       pageSize: z.optional(positiveIntParam(1000)),
       cursor: z.optional(cursorParam),
-      since: z.optional(
-        z.pipe(
-          z.iso.datetime({ offset: true }),
-          z.transform((s) => new Date(s).toISOString()),
-        ),
-      ),
+      since: z.optional(timestampParam),
     }),
   },
   responses: {

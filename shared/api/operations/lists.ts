@@ -8,7 +8,7 @@ import { NODE_TYPE_NAMES } from '#shared/domain/node-types.ts';
 import { RELATION_NAMES, RESPONSIBILITY_KINDS } from '#shared/domain/relations.ts';
 import { TYPED_LISTS } from '#shared/domain/typed-lists.ts';
 import { API_PREFIX, authenticated, defineOperation, problem } from '../operation.ts';
-import { booleanParam, cursorParam, positiveIntParam } from '../params.ts';
+import { booleanParam, cursorParam, positiveIntParam, timestampParam } from '../params.ts';
 
 /**
  * `nodeType` may repeat (`?nodeType=ROLE&nodeType=ASSET`); the gateway joins repeats with commas. A pattern
@@ -37,12 +37,7 @@ const listQuerySchema = z.strictObject({
       z.transform((s) => s.toLowerCase()),
     ),
   ),
-  modifiedSince: z.optional(
-    z.pipe(
-      z.iso.datetime({ offset: true }),
-      z.transform((s) => new Date(s).toISOString()),
-    ),
-  ),
+  modifiedSince: z.optional(timestampParam),
   cursor: z.optional(cursorParam),
   draft: z.optional(booleanParam),
   relatedTo: z.optional(uuidSchema),
