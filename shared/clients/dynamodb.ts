@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { perConfig } from '#shared/config/index.ts';
 import { underRetryPolicy } from '#shared/data/retry-policy.ts';
-import { awsClientSettings } from './aws-client-settings.ts';
+import { awsClientSettings, withoutSdkLogging } from './aws-client-settings.ts';
 import { asksForCapacity, recordCall, recordConsumedCapacity } from './capacity-meter.ts';
 import { nextClientRequestToken } from './invocation.ts';
 
@@ -12,10 +12,12 @@ import { nextClientRequestToken } from './invocation.ts';
  * its cost, and runs under the one retry policy (shared/data/retry-policy.ts).
  */
 export const dynamoDb = perConfig((configuration) => {
-  const client = new DynamoDBClient({
-    ...awsClientSettings(configuration, configuration.dynamoDbEndpoint),
-    maxAttempts: 3,
-  });
+  const client = withoutSdkLogging(
+    new DynamoDBClient({
+      ...awsClientSettings(configuration, configuration.dynamoDbEndpoint),
+      maxAttempts: 3,
+    }),
+  );
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const commandName = String(context.commandName);

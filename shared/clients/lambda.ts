@@ -1,8 +1,8 @@
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { perConfig } from '#shared/config/index.ts';
-import { awsClientSettings } from './aws-client-settings.ts';
+import { awsClientSettings, withoutSdkLogging } from './aws-client-settings.ts';
 
 /** One Lambda client per configuration; on the embedded stack it reaches the in-process Invoke API. */
-export const lambda = perConfig(
-  (configuration) => new LambdaClient(awsClientSettings(configuration, configuration.lambdaEndpoint)),
+export const lambda = perConfig((configuration) =>
+  withoutSdkLogging(new LambdaClient(awsClientSettings(configuration, configuration.lambdaEndpoint))),
 );

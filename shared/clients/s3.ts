@@ -1,6 +1,6 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { perConfig } from '#shared/config/index.ts';
-import { awsClientSettings } from './aws-client-settings.ts';
+import { awsClientSettings, withoutSdkLogging } from './aws-client-settings.ts';
 
 /**
  * One S3 client per configuration (per process in Lambda). Against s3rver: path-style addressing, and
@@ -9,14 +9,16 @@ import { awsClientSettings } from './aws-client-settings.ts';
  */
 export const s3 = perConfig((configuration) => {
   const endpoint = configuration.s3Endpoint;
-  return new S3Client({
-    ...awsClientSettings(configuration, endpoint),
-    ...(endpoint
-      ? {
-          forcePathStyle: true,
-          requestChecksumCalculation: 'WHEN_REQUIRED',
-          responseChecksumValidation: 'WHEN_REQUIRED',
-        }
-      : {}),
-  });
+  return withoutSdkLogging(
+    new S3Client({
+      ...awsClientSettings(configuration, endpoint),
+      ...(endpoint
+        ? {
+            forcePathStyle: true,
+            requestChecksumCalculation: 'WHEN_REQUIRED',
+            responseChecksumValidation: 'WHEN_REQUIRED',
+          }
+        : {}),
+    }),
+  );
 });
