@@ -8,16 +8,8 @@
  * that would have succeeded). A ClientRequestToken makes a repeated request idempotent for 10 minutes:
  * answered as a success without writing again when the first one succeeded.
  */
-import {
-  type AttributeValue,
-  ConditionalCheckFailedException,
-  DeleteItemCommand,
-  type DynamoDBClient,
-  GetItemCommand,
-  PutItemCommand,
-  UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
-import { DynamoDbWireError, validationError } from './dynamodb-errors.ts';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { DynamoDbWireError, validationError, type WireCall } from './dynamodb-errors.ts';
 import type { ItemLocks } from './item-locks.ts';
 import type { KeySchemas } from './key-schemas.ts';
 
@@ -78,7 +70,7 @@ export class LocalTransactions {
   private readonly running = new Set<string>();
 
   constructor(
-    private readonly backend: DynamoDBClient,
+    private readonly call: WireCall,
     private readonly keys: KeySchemas,
     private readonly locks: ItemLocks,
     /**
@@ -164,10 +156,8 @@ export class LocalTransactions {
   ): Promise<{ result: Record<string, unknown>; snapshots: (Item | undefined)[] }> {
     const snapshots = await Promise.all(
       targets.map(async ({ table, key }) => {
-        const { Item } = await this.backend.send(
-          new GetItemCommand({ TableName: table, Key: key, ConsistentRead: true }),
-        );
-        return Item;
+        const { Item } = await this.call('GetItem', { TableName: table, Key: key, ConsistentRead: true });
+        return Item as Item | undefined;
       }),
     );
 
@@ -177,14 +167,11 @@ export class LocalTransactions {
     );
     const applied = outcomes.flatMap((outcome, i) => (outcome.status === 'fulfilled' ? [i] : []));
     const failure = outcomes.find(
-      (o): o is PromiseRejectedResult =>
-        o.status === 'rejected' && !(o.reason instanceof ConditionalCheckFailedException),
+      (o): o is PromiseRejectedResult => o.status === 'rejected' && !conditionFailed(o.reason),
     );
     if (failure) {
       await this.rollBack(applied, targets, snapshots);
-      const error = failure.reason as Error;
-      if (error.name === 'ValidationException') throw validationError(error.message);
-      throw error;
+      throw failure.reason;
     }
     let units = 0;
     const reasons: CancellationReason[] = outcomes.map((outcome, i) => {
@@ -227,9 +214,11 @@ export class LocalTransactions {
     const responses = [];
     for (const action of actions) {
       if (!action.Get) continue;
-      const { ConsumedCapacity, Item } = await this.backend.send(
-        new GetItemCommand({ ...action.Get, ConsistentRead: true, ReturnConsumedCapacity: 'TOTAL' }),
-      );
+      const { ConsumedCapacity, Item } = (await this.call('GetItem', {
+        ...action.Get,
+        ConsistentRead: true,
+        ReturnConsumedCapacity: 'TOTAL',
+      })) as { ConsumedCapacity?: { CapacityUnits?: number }; Item?: Item };
       units += 2 * (ConsumedCapacity?.CapacityUnits ?? 0);
       responses.push(Item ? { Item } : {});
     }
@@ -265,27 +254,21 @@ export class LocalTransactions {
     });
     let result: { ConsumedCapacity?: { CapacityUnits?: number } };
     if (action.Put) {
-      result = await this.backend.send(
-        new PutItemCommand({ ...condition(action.Put), Item: action.Put.Item }),
-      );
+      result = await this.call('PutItem', { ...condition(action.Put), Item: action.Put.Item });
     } else if (action.Update) {
-      result = await this.backend.send(
-        new UpdateItemCommand({
-          ...condition(action.Update),
-          Key: action.Update.Key,
-          UpdateExpression: action.Update.UpdateExpression,
-        }),
-      );
+      result = await this.call('UpdateItem', {
+        ...condition(action.Update),
+        Key: action.Update.Key,
+        UpdateExpression: action.Update.UpdateExpression,
+      });
     } else if (action.Delete) {
-      result = await this.backend.send(
-        new DeleteItemCommand({ ...condition(action.Delete), Key: action.Delete.Key }),
-      );
+      result = await this.call('DeleteItem', { ...condition(action.Delete), Key: action.Delete.Key });
     } else {
       // A condition check writes nothing: evaluate it by re-putting the item as it is (or a bare key,
       // removed again at once when the item did not exist).
       const check = action.ConditionCheck as NonNullable<TransactWriteAction['ConditionCheck']>;
-      result = await this.backend.send(new PutItemCommand({ ...condition(check), Item: snapshot ?? key }));
-      if (!snapshot) await this.backend.send(new DeleteItemCommand({ TableName: check.TableName, Key: key }));
+      result = await this.call('PutItem', { ...condition(check), Item: snapshot ?? key });
+      if (!snapshot) await this.call('DeleteItem', { TableName: check.TableName, Key: key });
     }
     return 2 * (result.ConsumedCapacity?.CapacityUnits ?? 1);
   }
@@ -298,11 +281,14 @@ export class LocalTransactions {
     for (const i of [...applied].reverse()) {
       const { table, key } = targets[i] as { table: string; key: Item };
       const snapshot = snapshots[i];
-      if (snapshot) await this.backend.send(new PutItemCommand({ TableName: table, Item: snapshot }));
-      else await this.backend.send(new DeleteItemCommand({ TableName: table, Key: key }));
+      if (snapshot) await this.call('PutItem', { TableName: table, Item: snapshot });
+      else await this.call('DeleteItem', { TableName: table, Key: key });
     }
   }
 }
+
+const conditionFailed = (error: unknown) =>
+  error instanceof DynamoDbWireError && error.type === 'ConditionalCheckFailedException';
 
 function capacity(mode: string | undefined, table: string | undefined, units: number, kind: string) {
   if (mode !== 'TOTAL' && mode !== 'INDEXES') return {};

@@ -5,15 +5,8 @@
  * Like DynamoDB's, the sweep is late by design: code must check expiry itself.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import {
-  type AttributeValue,
-  ConditionalCheckFailedException,
-  DeleteItemCommand,
-  DescribeTableCommand,
-  type DynamoDBClient,
-  paginateScan,
-} from '@aws-sdk/client-dynamodb';
-import { DynamoDbWireError, validationError } from './dynamodb-errors.ts';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { DynamoDbWireError, validationError, type WireCall } from './dynamodb-errors.ts';
 import type { ItemLocks } from './item-locks.ts';
 import type { KeySchemas } from './key-schemas.ts';
 
@@ -23,7 +16,7 @@ export class LocalTimeToLive {
   private settings: Record<string, string>;
 
   constructor(
-    private readonly backend: DynamoDBClient,
+    private readonly call: WireCall,
     private readonly settingsFile: string,
     private readonly keys: KeySchemas,
     private readonly locks: ItemLocks,
@@ -40,7 +33,7 @@ export class LocalTimeToLive {
   private async requireTable(tableName: string | undefined) {
     if (!tableName) throw validationError('TableName is required');
     try {
-      await this.backend.send(new DescribeTableCommand({ TableName: tableName }));
+      await this.call('DescribeTable', { TableName: tableName });
     } catch {
       throw new DynamoDbWireError(
         'ResourceNotFoundException',
@@ -85,9 +78,9 @@ export class LocalTimeToLive {
     for (const [table, attribute] of Object.entries(this.settings)) {
       const keyNames = await this.keyNames(table);
       if (!keyNames) continue;
-      const pages = paginateScan(
-        { client: this.backend },
-        {
+      let startKey: unknown;
+      do {
+        const page = (await this.call('Scan', {
           TableName: table,
           FilterExpression: '#ttl BETWEEN :oldest AND :now',
           ExpressionAttributeNames: { '#ttl': attribute },
@@ -95,9 +88,9 @@ export class LocalTimeToLive {
             ':oldest': { N: String(nowSeconds - FIVE_YEARS_SECONDS) },
             ':now': { N: String(nowSeconds - 1) },
           },
-        },
-      );
-      for await (const page of pages) {
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        })) as { Items?: Record<string, AttributeValue>[]; LastEvaluatedKey?: unknown };
+        startKey = page.LastEvaluatedKey;
         for (const item of page.Items ?? []) {
           const key = Object.fromEntries(keyNames.map((k) => [k, item[k] as AttributeValue]));
           deleted += (await this.deleteIfStillExpired(
@@ -109,15 +102,17 @@ export class LocalTimeToLive {
             ? 1
             : 0;
         }
-      }
+      } while (startKey);
     }
     return deleted;
   }
 
   private async keyNames(table: string): Promise<string[] | undefined> {
     try {
-      const { Table } = await this.backend.send(new DescribeTableCommand({ TableName: table }));
-      return (Table?.KeySchema ?? []).map((k) => k.AttributeName as string);
+      const { Table } = (await this.call('DescribeTable', { TableName: table })) as {
+        Table?: { KeySchema?: { AttributeName: string }[] };
+      };
+      return (Table?.KeySchema ?? []).map((k) => k.AttributeName);
     } catch {
       return undefined;
     }
@@ -134,18 +129,17 @@ export class LocalTimeToLive {
     if (!this.locks.beginWrites(ids)) return false;
     try {
       // Only if nobody extended the item since the scan saw it.
-      await this.backend.send(
-        new DeleteItemCommand({
-          TableName: table,
-          Key: key,
-          ConditionExpression: '#ttl = :seen',
-          ExpressionAttributeNames: { '#ttl': attribute },
-          ExpressionAttributeValues: { ':seen': seen },
-        }),
-      );
+      await this.call('DeleteItem', {
+        TableName: table,
+        Key: key,
+        ConditionExpression: '#ttl = :seen',
+        ExpressionAttributeNames: { '#ttl': attribute },
+        ExpressionAttributeValues: { ':seen': seen },
+      });
       return true;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
+      if (error instanceof DynamoDbWireError && error.type === 'ConditionalCheckFailedException')
+        return false;
       throw error;
     } finally {
       this.locks.endWrites(ids);

@@ -1,6 +1,7 @@
 /** Creates the table (from the shared table schema) and the bucket on the embedded stack, once. */
 import {
   CreateTableCommand,
+  type CreateTableCommandInput,
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
   DynamoDBClient,
@@ -26,40 +27,39 @@ async function requireIndexes(client: DynamoDBClient, tableName: string): Promis
   }
 }
 
+/** The CreateTable request of the shared table schema: sort attributes shared by indexes defined once. */
+export function createTableInput(tableName: string): CreateTableCommandInput {
+  const keyAttributes = new Set([
+    TABLE_SCHEMA.partitionKey,
+    TABLE_SCHEMA.sortKey,
+    ...TABLE_SCHEMA.indexes.flatMap((i) => [i.partitionKey, i.sortKey]),
+  ]);
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [...keyAttributes].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+    KeySchema: [
+      { AttributeName: TABLE_SCHEMA.partitionKey, KeyType: 'HASH' },
+      { AttributeName: TABLE_SCHEMA.sortKey, KeyType: 'RANGE' },
+    ],
+    GlobalSecondaryIndexes: TABLE_SCHEMA.indexes.map((index) => ({
+      IndexName: index.indexName,
+      KeySchema: [
+        { AttributeName: index.partitionKey, KeyType: 'HASH' },
+        { AttributeName: index.sortKey, KeyType: 'RANGE' },
+      ],
+      Projection:
+        index.projection === 'ALL'
+          ? { ProjectionType: 'ALL' }
+          : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] },
+    })),
+  };
+}
+
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials });
   try {
-    // Sort attributes are shared by several list indexes; each is defined once.
-    const keyAttributes = new Set([
-      TABLE_SCHEMA.partitionKey,
-      TABLE_SCHEMA.sortKey,
-      ...TABLE_SCHEMA.indexes.flatMap((i) => [i.partitionKey, i.sortKey]),
-    ]);
-    await client.send(
-      new CreateTableCommand({
-        TableName: tableName,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [...keyAttributes].map((AttributeName) => ({
-          AttributeName,
-          AttributeType: 'S',
-        })),
-        KeySchema: [
-          { AttributeName: TABLE_SCHEMA.partitionKey, KeyType: 'HASH' },
-          { AttributeName: TABLE_SCHEMA.sortKey, KeyType: 'RANGE' },
-        ],
-        GlobalSecondaryIndexes: TABLE_SCHEMA.indexes.map((index) => ({
-          IndexName: index.indexName,
-          KeySchema: [
-            { AttributeName: index.partitionKey, KeyType: 'HASH' },
-            { AttributeName: index.sortKey, KeyType: 'RANGE' },
-          ],
-          Projection:
-            index.projection === 'ALL'
-              ? { ProjectionType: 'ALL' }
-              : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] },
-        })),
-      }),
-    );
+    await client.send(new CreateTableCommand(createTableInput(tableName)));
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
     await requireIndexes(client, tableName);

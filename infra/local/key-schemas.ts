@@ -2,13 +2,8 @@
  * The key attributes of each table of the embedded DynamoDB (to tell which item a request is about) and
  * of its indexes (what an index holds of an item).
  */
-import {
-  type AttributeValue,
-  DescribeTableCommand,
-  type DynamoDBClient,
-  type TableDescription,
-} from '@aws-sdk/client-dynamodb';
-import { validationError } from './dynamodb-errors.ts';
+import type { AttributeValue, TableDescription } from '@aws-sdk/client-dynamodb';
+import { validationError, type WireCall } from './dynamodb-errors.ts';
 
 type Item = Record<string, AttributeValue>;
 
@@ -21,14 +16,14 @@ export interface IndexShape {
 export class KeySchemas {
   private readonly tables = new Map<string, Promise<TableDescription>>();
 
-  constructor(private readonly backend: DynamoDBClient) {}
+  constructor(private readonly call: WireCall) {}
 
   private describe(tableName: string): Promise<TableDescription> {
     let table = this.tables.get(tableName);
     if (!table) {
-      table = this.backend
-        .send(new DescribeTableCommand({ TableName: tableName }))
-        .then(({ Table }) => Table ?? {});
+      table = this.call('DescribeTable', { TableName: tableName }).then(
+        ({ Table }) => (Table ?? {}) as TableDescription,
+      );
       table.catch(() => this.tables.delete(tableName));
       this.tables.set(tableName, table);
     }

@@ -1,24 +1,26 @@
 /**
- * The embedded DynamoDB: dynalite (LevelDB files under DATA_DIR) behind a small gateway that adds what
- * dynalite lacks: TransactWriteItems / TransactGetItems, TTL, and DynamoDB's behaviour under concurrency
+ * The embedded DynamoDB: dynalite's request handling on an in-memory store kept in a journal under
+ * DATA_DIR (dynalite-store.ts), behind a small gateway that adds what dynalite lacks:
+ * TransactWriteItems / TransactGetItems, TTL, a stream, and DynamoDB's behaviour under concurrency
  * (item-locks.ts: overlapping transactions cancel one another with TransactionConflict, a plain write to
- * an item a transaction holds fails with TransactionConflictException). Clients talk to the gateway's
- * endpoint exactly as they would to DynamoDB.
+ * an item a transaction holds fails with TransactionConflictException). Clients reach the gateway at its
+ * endpoint over HTTP exactly as they would DynamoDB; SDK clients in this process reach the same gateway
+ * at the same endpoint without a socket (shared/clients/in-process-endpoints.ts). dynalite itself is
+ * called in process (dynalite-in-process.ts): no HTTP between the gateway and the store.
  *
  * For tests, two things DynamoDB does that a local store does not: index reads that lag the table
  * (`indexLagMs`, index-lag.ts: index queries answer items as they stood that long ago, so code that needs
  * read-your-writes through an index is found), and faults on demand (`injectFault`).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { type AttributeValue, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import dynalite from 'dynalite';
-import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
-import { DynamoDbWireError } from './dynamodb-errors.ts';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { serveInProcess } from '#shared/clients/in-process-endpoints.ts';
+import { callDynalite } from './dynalite-in-process.ts';
+import { openLocalDynamoDbStore } from './dynamodb-data-folder.ts';
+import { DynamoDbWireError, type WireCall } from './dynamodb-errors.ts';
 import { LocalStream } from './dynamodb-stream.ts';
 import { LocalTransactions } from './dynamodb-transactions.ts';
 import { LocalTimeToLive } from './dynamodb-ttl.ts';
@@ -65,10 +67,10 @@ interface WireInput {
   RequestItems: Record<string, unknown>;
   ReturnValues?: string;
 }
+/** What the gateway answers a call: a status and the JSON body (an error's, when the status is not 200). */
 interface Answer {
   status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
+  body: Record<string, unknown>;
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<number> {
@@ -78,20 +80,38 @@ function listen(server: http.Server, port: number, host: string): Promise<number
   });
 }
 
-const json = (status: number, body: string): Answer => ({ status, headers: {}, body: Buffer.from(body) });
+/** The headers DynamoDB sends with a body. */
+const wireHeaders = (body: Buffer): Record<string, string> => ({
+  'content-type': 'application/x-amz-json-1.0',
+  'content-length': String(body.length),
+  'x-amzn-requestid': randomUUID(),
+  'x-amz-crc32': String(crc32(body)),
+});
 
-function reply(res: ServerResponse, { status, headers, body }: Answer): void {
-  res.writeHead(status, {
-    ...headers,
-    'content-type': 'application/x-amz-json-1.0',
-    'content-length': body.length,
-    'x-amzn-requestid': String(headers['x-amzn-requestid'] ?? randomUUID()),
-    'x-amz-crc32': String(crc32(body)),
-  });
-  res.end(body);
+function reply(res: ServerResponse, { status, body }: Answer): void {
+  const bytes = Buffer.from(JSON.stringify(body));
+  res.writeHead(status, wireHeaders(bytes));
+  res.end(bytes);
 }
 
-const FAULT_ERRORS: Record<Exclude<Fault, 'lose-response' | 'hold'>, () => DynamoDbWireError> = {
+/** What a failure in the gateway itself answers (a bug, or a fault a test asked for). */
+const failureAnswer = (error: unknown): Answer => {
+  const wire =
+    error instanceof DynamoDbWireError
+      ? error
+      : new DynamoDbWireError(
+          'InternalServerError',
+          `Embedded DynamoDB failed: ${(error as Error).message}`,
+          {},
+          500,
+        );
+  return { status: wire.statusCode, body: wire.toJSON() };
+};
+
+/** What a client sees when a connection drops before the answer (the 'lose-response' fault). */
+const connectionReset = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+
+const FAULT_ERRORS: Record<'throttle' | 'conflict', () => DynamoDbWireError> = {
   throttle: () =>
     new DynamoDbWireError(
       'ProvisionedThroughputExceededException',
@@ -129,31 +149,31 @@ export async function startLocalDynamoDb(options: {
   /** Index queries answer items as they stood this long ago (default 0: no lag). */
   indexLagMs?: number;
 }): Promise<LocalDynamoDb> {
-  const dir = join(options.dataDir, 'dynamodb');
-  mkdirSync(dir, { recursive: true });
-  const store = dynalite({ path: dir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  const storePort = await listen(store, 0, '127.0.0.1');
-  const storeUrl = `http://127.0.0.1:${storePort}`;
-  const backend = new DynamoDBClient({
-    endpoint: storeUrl,
-    region: 'us-east-1',
-    credentials: EMBEDDED_CREDENTIALS,
-    maxAttempts: 1,
-  });
-  const keys = new KeySchemas(backend);
+  const store = await openLocalDynamoDbStore(options.dataDir);
+  /** dynalite's answer to one call, as its HTTP server gave it. */
+  const forward = (action: string, input: object): Promise<Answer> =>
+    callDynalite(store, action, input as Record<string, unknown>);
+  /** The same, for the gateway's own reads and writes: failures as errors. */
+  const call: WireCall = async (action, input) => {
+    const { status, body } = await forward(action, input);
+    if (status !== 200) throw DynamoDbWireError.fromAnswer(status, body);
+    return body;
+  };
+  const keys = new KeySchemas(call);
   const locks = new ItemLocks();
   const indexLag = new IndexLag(options.indexLagMs ?? 0, keys);
   const stream = new LocalStream();
-  const transactions = new LocalTransactions(backend, keys, locks, async (ids, before, after) => {
+  const transactions = new LocalTransactions(call, keys, locks, async (ids, before, after) => {
     indexLag.written(ids, before);
     await streamed(ids, before, after);
   });
-  const ttl = new LocalTimeToLive(backend, join(options.dataDir, 'dynamodb-ttl.json'), keys, locks);
+  const ttl = new LocalTimeToLive(call, `${options.dataDir}/dynamodb-ttl.json`, keys, locks);
   const faults = new Map<string, { fault: Fault; when?: (request: string) => boolean }[]>();
   /** The first fault waiting for this call, taken off the queue. */
-  const faultFor = (action: string, body: Buffer): Fault | undefined => {
-    const queue = faults.get(action) ?? [];
-    const index = queue.findIndex((entry) => !entry.when || entry.when(body.toString('utf8')));
+  const faultFor = (action: string, body: string): Fault | undefined => {
+    const queue = faults.get(action);
+    if (!queue || queue.length === 0) return undefined;
+    const index = queue.findIndex((entry) => !entry.when || entry.when(body));
     return index < 0 ? undefined : queue.splice(index, 1)[0]?.fault;
   };
   let holding = holdGate();
@@ -162,31 +182,6 @@ export async function startLocalDynamoDb(options: {
     await holding.released;
   };
   const inFlight = new Set<Promise<unknown>>();
-
-  const forward = (req: IncomingMessage, body: Buffer) =>
-    new Promise<Answer>((resolve, reject) => {
-      const upstream = http.request(
-        `${storeUrl}${req.url ?? '/'}`,
-        {
-          method: req.method,
-          headers: { ...req.headers, host: `127.0.0.1:${storePort}`, 'content-length': String(body.length) },
-        },
-        (answer) => {
-          const chunks: Buffer[] = [];
-          answer.on('data', (c: Buffer) => chunks.push(c));
-          answer.on('end', () =>
-            resolve({
-              status: answer.statusCode ?? 500,
-              headers: answer.headers,
-              body: Buffer.concat(chunks),
-            }),
-          );
-          answer.on('error', reject);
-        },
-      );
-      upstream.on('error', reject);
-      upstream.end(body);
-    });
 
   const idsOf = async (table: string, itemsOrKeys: Item[]) =>
     Promise.all(itemsOrKeys.map(async (item) => keys.itemId(table, await keys.keyOf(table, item))));
@@ -232,20 +227,20 @@ export async function startLocalDynamoDb(options: {
   /** An index query's answer as the lagging index would give it. */
   async function lagged(input: WireInput, answer: Answer): Promise<Answer> {
     if (!indexLag.enabled || answer.status !== 200 || !input.IndexName) return answer;
-    const result = JSON.parse(answer.body.toString('utf8')) as { Items?: Item[]; Count?: number };
+    const result = answer.body as { Items?: Item[]; Count?: number };
     if (!result.Items) return answer;
     const selective = input.ProjectionExpression !== undefined;
     const items = await indexLag.lagged(input.TableName, input.IndexName, result.Items, selective);
-    return { ...answer, body: Buffer.from(JSON.stringify({ ...result, Items: items, Count: items.length })) };
+    return { ...answer, body: { ...result, Items: items, Count: items.length } };
   }
 
-  /** The images of items as they are now (read only while the index lag is modelled). */
+  /** The images of items as they are now. */
   const imagesOf = (ids: readonly string[]) =>
     Promise.all(
       ids.map(async (id) => {
         const { table, key } = keys.parseItemId(id);
-        const read = new GetItemCommand({ TableName: table, Key: key, ConsistentRead: true });
-        return (await backend.send(read)).Item;
+        const { Item } = await call('GetItem', { TableName: table, Key: key, ConsistentRead: true });
+        return Item as Item | undefined;
       }),
     );
 
@@ -270,18 +265,12 @@ export async function startLocalDynamoDb(options: {
    * that asks for no return values gets its old image from the write itself (ALL_OLD), and an update its
    * new one (ALL_NEW); the answer the caller sees is the one it asked for. Anything else reads the items.
    */
-  async function writeWithImages(
-    action: string,
-    input: WireInput,
-    req: IncomingMessage,
-    body: Buffer,
-    ids: string[],
-  ) {
+  async function writeWithImages(action: string, input: WireInput, ids: string[]) {
     if (action === 'BatchWriteItem') {
       // Its requests tell the images after it (each put's item, nothing after a delete), in the order
       // `targets` gave the ids; dynalite applies a whole batch (nothing is left unprocessed).
       const before = await imagesOf(ids);
-      const answer = await forward(req, body);
+      const answer = await forward(action, input);
       const requests = Object.values(
         input.RequestItems as Record<string, { PutRequest?: { Item: Item }; DeleteRequest?: unknown }[]>,
       ).flat();
@@ -290,42 +279,37 @@ export async function startLocalDynamoDb(options: {
     const own = (input.ReturnValues ?? 'NONE') === 'NONE';
     if (!own) {
       const before = await imagesOf(ids);
-      const answer = await forward(req, body);
+      const answer = await forward(action, input);
       return { answer, before, after: answer.status === 200 ? await imagesOf(ids) : [] };
     }
     const before = action === 'UpdateItem' ? await imagesOf(ids) : undefined;
     const returning = action === 'UpdateItem' ? 'ALL_NEW' : 'ALL_OLD';
-    const answer = await forward(req, Buffer.from(JSON.stringify({ ...input, ReturnValues: returning })));
+    const answer = await forward(action, { ...input, ReturnValues: returning });
     if (answer.status !== 200) return { answer, before: [], after: [] };
-    const { Attributes: returned, ...asked } = JSON.parse(answer.body.toString('utf8')) as {
-      Attributes?: Item;
-    };
-    const stripped = { ...answer, body: Buffer.from(JSON.stringify(asked)) };
+    const { Attributes: returned, ...asked } = answer.body as { Attributes?: Item };
+    const stripped = { ...answer, body: asked };
     if (action === 'UpdateItem') return { answer: stripped, before: before ?? [], after: [returned] };
     return { answer: stripped, before: [returned], after: [action === 'PutItem' ? input.Item : undefined] };
   }
 
-  async function handle(action: string, req: IncomingMessage, body: Buffer): Promise<Answer | 'lost'> {
-    const input = JSON.parse(body.toString('utf8') || '{}') as WireInput;
+  /** One call, however it arrived: the gateway's whole behaviour. `body` is the request's JSON text. */
+  async function handle(action: string, body: string): Promise<Answer | 'lost'> {
+    const input = JSON.parse(body || '{}') as WireInput;
     const fault = faultFor(action, body);
     if (fault === 'throttle' || fault === 'conflict') throw FAULT_ERRORS[fault]();
     const after = (answer: Answer): Answer | 'lost' => (fault === 'lose-response' ? 'lost' : answer);
     switch (action) {
       case 'TransactWriteItems':
-        return after(
-          json(
-            200,
-            JSON.stringify(
-              await transactions.transactWrite(input as never, fault === 'hold' ? hold : undefined),
-            ),
-          ),
-        );
+        return after({
+          status: 200,
+          body: await transactions.transactWrite(input as never, fault === 'hold' ? hold : undefined),
+        });
       case 'TransactGetItems':
-        return json(200, JSON.stringify(await transactions.transactGet(input as never)));
+        return { status: 200, body: await transactions.transactGet(input as never) };
       case 'UpdateTimeToLive':
-        return json(200, JSON.stringify(await ttl.update(input as never)));
+        return { status: 200, body: await ttl.update(input as never) };
       case 'DescribeTimeToLive':
-        return json(200, JSON.stringify(await ttl.describe(input as never)));
+        return { status: 200, body: await ttl.describe(input as never) };
       case 'PutItem':
       case 'UpdateItem':
       case 'DeleteItem':
@@ -335,7 +319,7 @@ export async function startLocalDynamoDb(options: {
           throw new DynamoDbWireError('TransactionConflictException', 'Transaction is ongoing for the item');
         }
         try {
-          const { answer, before, after: written } = await writeWithImages(action, input, req, body, ids);
+          const { answer, before, after: written } = await writeWithImages(action, input, ids);
           if (answer.status === 200) {
             indexLag.written(ids, before);
             await streamed(ids, before, written);
@@ -348,44 +332,41 @@ export async function startLocalDynamoDb(options: {
       case 'GetItem':
       case 'BatchGetItem':
         await locks.whenFree(await targets(action, input));
-        return forward(req, body);
+        return forward(action, input);
       case 'Query':
-      case 'Scan': {
-        const answer = await forward(req, body);
-        return lagged(input, answer);
-      }
+      case 'Scan':
+        return lagged(input, await forward(action, input));
       default:
-        return forward(req, body);
+        return forward(action, input);
     }
   }
 
-  const gateway = http.createServer(async (req, res) => {
-    const work = (async () => {
-      try {
-        const body = await readBody(req);
-        const action = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
-        const answer = await handle(action, req, body);
-        if (answer === 'lost') res.destroy();
-        else reply(res, answer);
-      } catch (error) {
-        const wire =
-          error instanceof DynamoDbWireError
-            ? error
-            : new DynamoDbWireError(
-                'InternalServerError',
-                `Embedded DynamoDB failed: ${(error as Error).message}`,
-                {},
-                500,
-              );
-        if (!res.headersSent) reply(res, json(wire.statusCode, wire.toBody()));
-        else res.destroy();
-      }
-    })();
+  /** `handle`, counted among the calls in flight (close waits for them), failures as answers. */
+  function answer(action: string, body: string): Promise<Answer | 'lost'> {
+    const work = handle(action, body).catch(failureAnswer);
     inFlight.add(work);
-    await work;
-    inFlight.delete(work);
+    return work.finally(() => inFlight.delete(work));
+  }
+  const actionOf = (target: string | string[] | undefined) => String(target ?? '').split('.')[1] ?? '';
+
+  const gateway = http.createServer(async (req, res) => {
+    try {
+      const body = (await readBody(req)).toString('utf8');
+      const outcome = await answer(actionOf(req.headers['x-amz-target']), body);
+      if (outcome === 'lost') res.destroy();
+      else reply(res, outcome);
+    } catch {
+      res.destroy();
+    }
   });
   const port = await listen(gateway, options.port ?? 0, '127.0.0.1');
+  const endpoint = `http://127.0.0.1:${port}`;
+  const stopServing = serveInProcess(endpoint, async (request) => {
+    const outcome = await answer(actionOf(request.headers['x-amz-target']), request.body);
+    if (outcome === 'lost') throw connectionReset();
+    const bytes = Buffer.from(JSON.stringify(outcome.body));
+    return { statusCode: outcome.status, headers: wireHeaders(bytes), body: bytes };
+  });
 
   const sweepSeconds = options.ttlSweepSeconds ?? 60;
   const sweeper = setInterval(() => {
@@ -398,7 +379,7 @@ export async function startLocalDynamoDb(options: {
   sweeper.unref();
 
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint,
     sweepExpiredItems: (nowSeconds) => ttl.sweep(nowSeconds),
     stream,
     whenHolding: () => holding.startedOnce,
@@ -415,16 +396,15 @@ export async function startLocalDynamoDb(options: {
     },
     async close() {
       clearInterval(sweeper);
+      stopServing();
       await new Promise<void>((resolve) => {
         gateway.close(() => resolve());
         gateway.closeAllConnections();
       });
-      // Wait for requests in flight and the stream's consumer, then close dynalite so LevelDB flushes and
-      // releases its lock.
+      // Wait for calls in flight and the stream's consumer, then write the journal out and close it.
       await Promise.allSettled(inFlight);
       await stream.close();
-      backend.destroy();
-      await new Promise<void>((resolve) => store.close(() => resolve()));
+      store.close();
     },
   };
 }

@@ -1,0 +1,434 @@
+/**
+ * The storage under dynalite in the embedded DynamoDB, in place of its LevelDB. dynalite keeps a table's
+ * items, index entries, tags and description as keys and JSON values in sub-databases ("item-<table>",
+ * "index-global~<table>~<index>", ...), and its actions read and write them through a small interface
+ * (get, put, del, lock, range streams). This store answers that interface from sorted maps in memory and
+ * keeps them on disk in a journal, one line per change, so the data folder survives restarts.
+ *
+ * Why not LevelDB: dynalite 4 reads every range from LevelDB one promise per row, decodes the table's
+ * description from LevelDB on every call, and writes each of a node's dozen index entries as its own
+ * native call; the store was most of an embedded request's time. Here a read is a map lookup and a
+ * range is a walk of a B+ tree.
+ *
+ * The journal holds tables, items and tags; index entries are derived data and are rebuilt from the
+ * items when the store opens (with dynalite's own getIndexActions, so they are what dynalite writes).
+ * Lines are appended as changes happen and written out by `flush()` (the gateway flushes before it
+ * answers a call), so an acknowledged write is in the file, as in LevelDB without sync: it survives the
+ * process, not the machine. A torn last line (a crash mid-write) is dropped when the store opens, and a
+ * journal that has grown well past the data it holds is rewritten then.
+ */
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { Readable } from 'node:stream';
+
+const require = createRequire(import.meta.url);
+
+/** What the store uses of sorted-btree's B+ tree. */
+interface SortedMap<K, V> {
+  readonly size: number;
+  get(key: K): V | undefined;
+  set(key: K, value: V): boolean;
+  delete(key: K): boolean;
+  keys(): IterableIterator<K>;
+  /** From `lowest` (inclusive) up. */
+  entries(lowest?: K): IterableIterator<[K, V]>;
+  /** From `highest` (inclusive) down. */
+  entriesReversed(highest?: K): IterableIterator<[K, V]>;
+}
+// A CommonJS module whose class is its `default` export (an ESM import would hand over the module object).
+const BTree = (require('sorted-btree') as { default: new <K, V>() => SortedMap<K, V> }).default;
+const dynaliteDb = require('dynalite/db') as {
+  getIndexActions(
+    indexes: unknown[],
+    existing: unknown,
+    item: unknown,
+    table: unknown,
+  ): { puts: { index: string; key: string; item: unknown }[] };
+};
+const Lock = (require('lock') as { Lock: () => LockFn }).Lock;
+
+type LockFn = (key: string, locked: (release: (cb: Callback) => Callback) => void) => void;
+type Callback = (error: Error | null, value?: unknown) => void;
+
+/** The range options dynalite passes to its streams (LevelDB's). */
+export interface RangeOptions {
+  gt?: string;
+  gte?: string;
+  lt?: string;
+  lte?: string;
+  reverse?: boolean;
+  /** At most this many entries; -1 or absent: all. */
+  limit?: number;
+}
+
+/** A table description as dynalite keeps it (the parts the store reads). */
+interface TableDescription {
+  TableName: string;
+  TableStatus: string;
+  GlobalSecondaryIndexes?: { IndexName: string }[];
+  LocalSecondaryIndexes?: { IndexName: string }[];
+}
+
+const TABLE_DB = 'table';
+const isDerived = (name: string) => name.startsWith('index-');
+/** Journal lines are tab-separated: op, sub-database, key, value's JSON (which never holds a raw tab or newline). */
+const SAFE_FIELD = /^[^\t\n]*$/;
+
+/** The sizes dynalite's rules give an entry (kept for index entries: see `sizes`). */
+export interface EntrySizes {
+  /** dynalite's itemSize(value): what capacity is billed on. */
+  size: number;
+  /** dynalite's itemSize(value, true, true, rangeKey): what counts towards a page's 1 MB. */
+  pageSize: number;
+}
+
+type Value = Record<string, unknown>;
+
+/**
+ * Values are kept decoded and handed out as they are, not copied: nothing changes a value it read
+ * (dynalite's updateItem changes a deep copy; everything else, the gateway included, only reads), and
+ * every write stores a value built afresh from its request. The journal gets each value's JSON.
+ */
+export class SubDb {
+  readonly lock: LockFn = Lock();
+  readonly entries: SortedMap<string, Value> = new BTree<string, Value>();
+  /**
+   * Index entries' sizes, kept until the entry changes: a page by number counts hundreds of entries
+   * it never returns, and their sizes are all it needs of them.
+   */
+  private readonly entrySizes: Map<string, EntrySizes> | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly changed: (op: 'p' | 'd', sub: string, key: string, value?: Value) => void,
+  ) {
+    this.entrySizes = isDerived(name) ? new Map() : undefined;
+  }
+
+  get(key: string, cb: Callback): void {
+    process.nextTick(cb, null, this.entries.get(key));
+  }
+
+  put(key: string, value: Value, cb: Callback): void {
+    this.set(key, value);
+    process.nextTick(cb, null);
+  }
+
+  del(key: string, cb: Callback): void {
+    this.remove(key);
+    process.nextTick(cb, null);
+  }
+
+  batch(operations: { type: 'put' | 'del'; key: string; value?: Value }[], cb: Callback): void {
+    for (const op of operations) {
+      if (op.type === 'put') this.set(op.key, op.value as Value);
+      else this.remove(op.key);
+    }
+    process.nextTick(cb, null);
+  }
+
+  set(key: string, value: Value): void {
+    // dynalite projects an index entry by copying the projected attributes, absent ones as undefined;
+    // LevelDB's JSON encoding dropped those, and so does this (dynalite's size rules cannot read them).
+    if (this.entrySizes) {
+      for (const attribute of Object.keys(value)) if (value[attribute] === undefined) delete value[attribute];
+    }
+    this.entries.set(key, value);
+    this.entrySizes?.delete(key);
+    this.changed('p', this.name, key, value);
+  }
+
+  remove(key: string): void {
+    this.entrySizes?.delete(key);
+    if (this.entries.delete(key)) this.changed('d', this.name, key);
+  }
+
+  /** An entry's sizes (`compute` works them out the first time). */
+  sizes(key: string, value: Value, compute: (value: Value) => EntrySizes): EntrySizes {
+    const known = this.entrySizes?.get(key);
+    if (known) return known;
+    const sizes = compute(value);
+    this.entrySizes?.set(key, sizes);
+    return sizes;
+  }
+
+  /** The keys and values in a range, in order (reversed if asked), up to its limit. */
+  *range(options: RangeOptions): Generator<[key: string, value: Value]> {
+    const { gt, gte, lt, lte, reverse } = options;
+    let left = options.limit === undefined || options.limit < 0 ? Number.POSITIVE_INFINITY : options.limit;
+    if (left === 0) return;
+    const above = (key: string) => (gt !== undefined ? key > gt : gte === undefined || key >= gte);
+    const below = (key: string) => (lt !== undefined ? key < lt : lte === undefined || key <= lte);
+    if (!reverse) {
+      const start = gt ?? gte;
+      for (const entry of this.entries.entries(start)) {
+        if (!above(entry[0])) continue;
+        if (!below(entry[0])) return;
+        yield entry;
+        if (--left === 0) return;
+      }
+    } else {
+      const start = lt ?? lte;
+      for (const entry of this.entries.entriesReversed(start)) {
+        if (!below(entry[0])) continue;
+        if (!above(entry[0])) return;
+        yield entry;
+        if (--left === 0) return;
+      }
+    }
+  }
+
+  createValueStream(options: RangeOptions = {}): Readable {
+    return streamOf(this.range(options), ([, value]) => value);
+  }
+
+  createKeyStream(options: RangeOptions = {}): Readable {
+    return streamOf(this.range(options), ([key]) => key);
+  }
+
+  createReadStream(options: RangeOptions = {}): Readable {
+    return this.createValueStream(options);
+  }
+}
+
+/** An object stream of a range, read in one go when first pulled (the range is in memory). */
+function streamOf(entries: Iterable<[string, Value]>, pick: (entry: [string, Value]) => unknown): Readable {
+  return new Readable({
+    objectMode: true,
+    read() {
+      for (const entry of entries) this.push(pick(entry));
+      this.push(null);
+    },
+  });
+}
+
+/** Appends journal lines and writes them out on flush, one write per flush. */
+class Journal {
+  private fd: number;
+  private pending: string[] = [];
+  /** Lines in the file, and the live entries they describe (to tell when a rewrite pays). */
+  lines = 0;
+
+  constructor(private readonly path: string) {
+    this.fd = openSync(path, 'a');
+  }
+
+  append(line: string): void {
+    this.pending.push(line);
+    this.lines++;
+  }
+
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const text = this.pending.join('');
+    this.pending = [];
+    writeSync(this.fd, text);
+  }
+
+  /** Replaces the file with these lines (written aside, synced, then renamed over it). */
+  rewrite(lines: Iterable<string>): void {
+    this.flush();
+    const aside = `${this.path}.rewrite`;
+    const fd = openSync(aside, 'w');
+    let count = 0;
+    let chunk: string[] = [];
+    for (const line of lines) {
+      chunk.push(line);
+      count++;
+      if (chunk.length >= 4096) {
+        writeSync(fd, chunk.join(''));
+        chunk = [];
+      }
+    }
+    if (chunk.length > 0) writeSync(fd, chunk.join(''));
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(aside, this.path);
+    closeSync(this.fd);
+    this.fd = openSync(this.path, 'a');
+    this.lines = count;
+  }
+
+  close(): void {
+    this.flush();
+    fsyncSync(this.fd);
+    closeSync(this.fd);
+  }
+}
+
+const journalLine = (op: 'p' | 'd', sub: string, key: string, value?: Value) => {
+  if (!SAFE_FIELD.test(sub) || !SAFE_FIELD.test(key)) {
+    throw new Error(`The embedded DynamoDB cannot keep the key ${JSON.stringify(key)} of ${sub}`);
+  }
+  return op === 'p' ? `p\t${sub}\t${key}\t${JSON.stringify(value)}\n` : `d\t${sub}\t${key}\n`;
+};
+
+/** A journal's complete lines (read as bytes: a journal may outgrow the longest string), a torn last one cut off. */
+function* readJournal(path: string): Generator<string> {
+  if (!existsSync(path)) return;
+  const bytes = readFileSync(path);
+  const end = bytes.lastIndexOf(0x0a) + 1;
+  if (end < bytes.length) {
+    const fd = openSync(path, 'r+');
+    ftruncateSync(fd, end);
+    closeSync(fd);
+  }
+  for (let start = 0; start < end; ) {
+    const newline = bytes.indexOf(0x0a, start);
+    yield bytes.toString('utf8', start, newline);
+    start = newline + 1;
+  }
+}
+
+export interface DynaliteStore {
+  /** dynalite's store interface (what its actions call). */
+  readonly options: Record<string, unknown>;
+  readonly tableDb: SubDb & { awsRegion: string; awsAccountId: string };
+  getItemDb(name: string): SubDb;
+  getIndexDb(indexType: string, tableName: string, indexName: string): SubDb;
+  getTagDb(name: string): SubDb;
+  deleteItemDb(name: string, cb: Callback): void;
+  deleteIndexDb(indexType: string, tableName: string, indexName: string, cb: Callback): void;
+  deleteTagDb(name: string, cb: Callback): void;
+  getTable(name: string, checkStatus: boolean | Callback, cb?: Callback): void;
+  /** Writes the journal lines of the changes made so far. */
+  flush(): void;
+  close(): void;
+}
+
+export function openDynaliteStore(options: {
+  /** The journal file; absent: memory only. */
+  journalPath?: string;
+  createTableMs?: number;
+  deleteTableMs?: number;
+  updateTableMs?: number;
+}): DynaliteStore {
+  const subs = new Map<string, SubDb>();
+  /** Table descriptions as decoded, for the item actions (which only read them). */
+  const tables = new Map<string, TableDescription>();
+  let journal: Journal | undefined;
+  let loading = true;
+  const changed = (op: 'p' | 'd', sub: string, key: string, value?: Value) => {
+    if (sub === TABLE_DB) tables.clear();
+    if (!loading && journal && !isDerived(sub)) journal.append(journalLine(op, sub, key, value));
+  };
+  const sub = (name: string) => {
+    let db = subs.get(name);
+    if (!db) {
+      db = new SubDb(name, changed);
+      subs.set(name, db);
+    }
+    return db;
+  };
+  const drop = (name: string, cb: Callback) => {
+    const db = subs.get(name);
+    if (db) for (const key of [...db.entries.keys()]) db.remove(key);
+    subs.delete(name);
+    process.nextTick(cb, null);
+  };
+  const tableDb = Object.assign(sub(TABLE_DB), {
+    awsRegion: process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    awsAccountId: (process.env.AWS_ACCOUNT_ID ?? '0000-0000-0000').replace(/[^\d]/g, ''),
+  });
+
+  const notFound = (name: string, checkStatus: boolean) =>
+    Object.assign(new Error('NotFoundError'), {
+      name: 'NotFoundError',
+      statusCode: 400,
+      body: {
+        __type: 'com.amazonaws.dynamodb.v20120810#ResourceNotFoundException',
+        message: checkStatus
+          ? 'Requested resource not found'
+          : `Requested resource not found: Table: ${name} not found`,
+      },
+    });
+
+  const store: DynaliteStore = {
+    options: {
+      createTableMs: options.createTableMs ?? 0,
+      deleteTableMs: options.deleteTableMs ?? 0,
+      updateTableMs: options.updateTableMs ?? 0,
+      maxItemSizeKb: 400,
+      maxItemSize: 400 * 1024,
+    },
+    tableDb,
+    getItemDb: (name) => sub(`item-${name}`),
+    getIndexDb: (indexType, tableName, indexName) =>
+      sub(`index-${indexType.toLowerCase()}~${tableName}~${indexName}`),
+    getTagDb: (name) => sub(`tag-${name}`),
+    deleteItemDb: (name, cb) => drop(`item-${name}`, cb),
+    deleteIndexDb: (indexType, tableName, indexName, cb) =>
+      drop(`index-${indexType.toLowerCase()}~${tableName}~${indexName}`, cb),
+    deleteTagDb: (name, cb) => drop(`tag-${name}`, cb),
+    getTable(name, checkStatus, cb) {
+      // dynalite's item actions call getTable(name, cb) and only read the table: they share one decoded
+      // copy. Table actions pass checkStatus and may change what they get: they get their own.
+      const callback = (typeof checkStatus === 'function' ? checkStatus : cb) as Callback;
+      const shared = typeof checkStatus === 'function';
+      const check = shared || checkStatus === true;
+      let table = shared ? tables.get(name) : undefined;
+      if (!table) {
+        const stored = tableDb.entries.get(name);
+        table = stored === undefined ? undefined : (structuredClone(stored) as unknown as TableDescription);
+        if (table && shared && table.TableStatus === 'ACTIVE') tables.set(name, table);
+      }
+      if (!table || (check && (table.TableStatus === 'CREATING' || table.TableStatus === 'DELETING'))) {
+        process.nextTick(callback, notFound(name, check));
+        return;
+      }
+      process.nextTick(callback, null, table);
+    },
+    flush: () => journal?.flush(),
+    close: () => journal?.close(),
+  };
+
+  if (options.journalPath) {
+    let lines = 0;
+    for (const line of readJournal(options.journalPath)) {
+      lines++;
+      const [op, name, key, value] = line.split('\t') as [string, string, string, string | undefined];
+      if (op === 'p') sub(name).set(key, JSON.parse(value as string) as Value);
+      else sub(name).remove(key);
+    }
+    rebuildIndexes(store, tableDb);
+    journal = new Journal(options.journalPath);
+    journal.lines = lines;
+    const live = [...subs.values()].reduce((n, db) => n + (isDerived(db.name) ? 0 : db.entries.size), 0);
+    if (journal.lines > 2 * live + 1000) journal.rewrite(liveLines(subs));
+  }
+  loading = false;
+  return store;
+}
+
+/** Every live table, item and tag entry, as journal lines (a rewritten journal). */
+function* liveLines(subs: Map<string, SubDb>): Generator<string> {
+  for (const db of subs.values()) {
+    if (isDerived(db.name)) continue;
+    for (const [key, value] of db.entries.entries()) yield journalLine('p', db.name, key, value);
+  }
+}
+
+/** Index entries from the items, as dynalite's updateIndexes writes them for a new item. */
+function rebuildIndexes(store: DynaliteStore, tableDb: SubDb): void {
+  for (const [, value] of tableDb.entries.entries()) {
+    const table = value as unknown as TableDescription;
+    for (const kind of ['Local', 'Global'] as const) {
+      const indexes = table[`${kind}SecondaryIndexes`] ?? [];
+      if (indexes.length === 0) continue;
+      for (const [, item] of store.getItemDb(table.TableName).entries.entries()) {
+        const { puts } = dynaliteDb.getIndexActions(indexes, undefined, item, table);
+        for (const put of puts)
+          store.getIndexDb(kind, table.TableName, put.index).set(put.key, put.item as Value);
+      }
+    }
+  }
+}

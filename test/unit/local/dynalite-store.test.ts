@@ -1,0 +1,222 @@
+/**
+ * The embedded DynamoDB's store: what a restart finds (items and the index entries rebuilt from them),
+ * a torn last journal line, a journal rewritten once it has outgrown its data, the import of a data
+ * folder from before the journal (dynalite's LevelDB), and range reads against a plain sorted array.
+ */
+import { appendFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import dynalite from 'dynalite';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { callDynalite } from '#infra/local/dynalite-in-process.ts';
+import { type DynaliteStore, openDynaliteStore } from '#infra/local/dynalite-store.ts';
+import { openLocalDynamoDbStore } from '#infra/local/dynamodb-data-folder.ts';
+import { createTableInput } from '#infra/local/ensure-resources.ts';
+import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
+
+const TableName = 'store-test';
+const folders: string[] = [];
+const freshFolder = () => {
+  const folder = mkdtempSync(join(tmpdir(), 'dynalite-store-'));
+  folders.push(folder);
+  return folder;
+};
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+async function call(store: DynaliteStore, operation: string, input: Record<string, unknown>) {
+  const { status, body } = await callDynalite(store, operation, input);
+  if (status !== 200) throw new Error(`${operation}: ${JSON.stringify(body)}`);
+  return body as Record<string, unknown> & { Items?: unknown[]; Item?: unknown; Count?: number };
+}
+
+/** A table like ours in miniature: a key, and one index on another attribute. */
+async function createTable(store: DynaliteStore) {
+  await call(store, 'CreateTable', {
+    TableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: ['PK', 'SK', 'byName'].map((AttributeName) => ({
+      AttributeName,
+      AttributeType: 'S',
+    })),
+    KeySchema: [
+      { AttributeName: 'PK', KeyType: 'HASH' },
+      { AttributeName: 'SK', KeyType: 'RANGE' },
+    ],
+    GlobalSecondaryIndexes: [
+      {
+        IndexName: 'names',
+        KeySchema: [
+          { AttributeName: 'byName', KeyType: 'HASH' },
+          { AttributeName: 'SK', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ],
+  });
+  // dynalite makes a new table ACTIVE on a timer (createTableMs: 0).
+  await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+const item = (i: number, name = `name ${i % 3}`) => ({
+  PK: { S: 'P' },
+  SK: { S: `item ${String(i).padStart(4, '0')}` },
+  byName: { S: name },
+  n: { N: String(i) },
+});
+
+const byName = (store: DynaliteStore, name: string) =>
+  call(store, 'Query', {
+    TableName,
+    IndexName: 'names',
+    KeyConditionExpression: 'byName = :n',
+    ExpressionAttributeValues: { ':n': { S: name } },
+  });
+
+describe('the embedded DynamoDB store', () => {
+  it('finds after a restart the items written, their index entries, and nothing deleted', async () => {
+    const journalPath = join(freshFolder(), 'dynamodb.journal');
+    const store = openDynaliteStore({ journalPath });
+    await createTable(store);
+    for (let i = 0; i < 30; i++) await call(store, 'PutItem', { TableName, Item: item(i) });
+    await call(store, 'UpdateItem', {
+      TableName,
+      Key: { PK: { S: 'P' }, SK: { S: 'item 0001' } },
+      UpdateExpression: 'SET byName = :n',
+      ExpressionAttributeValues: { ':n': { S: 'renamed' } },
+    });
+    await call(store, 'DeleteItem', { TableName, Key: { PK: { S: 'P' }, SK: { S: 'item 0002' } } });
+    const before = [
+      await byName(store, 'name 1'),
+      await byName(store, 'renamed'),
+      await byName(store, 'name 2'),
+    ];
+    store.close();
+
+    const reopened = openDynaliteStore({ journalPath });
+    const after = [
+      await byName(reopened, 'name 1'),
+      await byName(reopened, 'renamed'),
+      await byName(reopened, 'name 2'),
+    ];
+    expect(after.map((page) => page.Items)).toEqual(before.map((page) => page.Items));
+    expect(after[1]?.Count).toBe(1);
+    const gone = await call(reopened, 'GetItem', {
+      TableName,
+      Key: { PK: { S: 'P' }, SK: { S: 'item 0002' } },
+    });
+    expect(gone.Item).toBeUndefined();
+    reopened.close();
+  });
+
+  it('drops a torn last line (a crash mid-write) and keeps every line before it', async () => {
+    const journalPath = join(freshFolder(), 'dynamodb.journal');
+    const store = openDynaliteStore({ journalPath });
+    await createTable(store);
+    for (let i = 0; i < 5; i++) await call(store, 'PutItem', { TableName, Item: item(i) });
+    store.close();
+    appendFileSync(journalPath, `p\titem-${TableName}\tabc/def/\t{"PK":{"S":"P"`);
+
+    const reopened = openDynaliteStore({ journalPath });
+    const all = await call(reopened, 'Scan', { TableName });
+    expect(all.Count).toBe(5);
+    // Written on after the cut, the journal is whole again.
+    await call(reopened, 'PutItem', { TableName, Item: item(5) });
+    reopened.close();
+    expect((await call(openDynaliteStore({ journalPath }), 'Scan', { TableName })).Count).toBe(6);
+  });
+
+  it('rewrites a journal that has grown well past its data, keeping the data', async () => {
+    const journalPath = join(freshFolder(), 'dynamodb.journal');
+    const store = openDynaliteStore({ journalPath });
+    await createTable(store);
+    for (let round = 0; round < 400; round++) {
+      for (let i = 0; i < 10; i++)
+        await call(store, 'PutItem', { TableName, Item: item(i, `round ${round}`) });
+    }
+    store.close();
+    const grown = statSync(journalPath).size;
+
+    const reopened = openDynaliteStore({ journalPath });
+    expect(statSync(journalPath).size).toBeLessThan(grown / 50);
+    expect((await byName(reopened, 'round 399')).Count).toBe(10);
+    expect((await byName(reopened, 'round 398')).Count).toBe(0);
+    reopened.close();
+  });
+
+  it('imports a data folder kept by dynalite on LevelDB, and moves it aside', async () => {
+    const dataDir = freshFolder();
+    const server = dynalite({ path: join(dataDir, 'dynamodb'), createTableMs: 0 });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const endpoint = `http://127.0.0.1:${port}`;
+    const client = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: EMBEDDED_CREDENTIALS }),
+    );
+    await client.send(new CreateTableCommand(createTableInput(TableName)));
+    for (let i = 0; i < 20; i++) {
+      await client.send(
+        new PutCommand({ TableName, Item: { PK: `NODE#${i}`, SK: 'DRAFT', lpP: 'P#folder', lsI: `${i}` } }),
+      );
+    }
+    client.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+
+    const store = await openLocalDynamoDbStore(dataDir);
+    const listed = await call(store, 'Query', {
+      TableName,
+      IndexName: 'parent-nodeId',
+      KeyConditionExpression: 'lpP = :p',
+      ExpressionAttributeValues: { ':p': { S: 'P#folder' } },
+    });
+    expect(listed.Count).toBe(20);
+    store.close();
+    expect(existsSync(join(dataDir, 'dynamodb'))).toBe(false);
+    expect(existsSync(join(dataDir, 'dynamodb.imported'))).toBe(true);
+    // The next start reads the journal, and the import is not repeated.
+    const again = await openLocalDynamoDbStore(dataDir);
+    expect((await call(again, 'Scan', { TableName })).Count).toBe(20);
+    again.close();
+  });
+
+  it('reads ranges as a sorted array would: bounds, order and limit', () => {
+    const store = openDynaliteStore({});
+    const db = store.getItemDb('ranges');
+    const key = fc.stringMatching(/^[a-d]{0,3}$/);
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(key),
+        fc.record(
+          {
+            low: fc.option(fc.record({ key, inclusive: fc.boolean() }), { nil: undefined }),
+            high: fc.option(fc.record({ key, inclusive: fc.boolean() }), { nil: undefined }),
+            reverse: fc.boolean(),
+            limit: fc.option(fc.integer({ min: -1, max: 6 }), { nil: undefined }),
+          },
+          { requiredKeys: [] },
+        ),
+        (keys, { low, high, reverse, limit }) => {
+          for (const existing of [...db.entries.keys()]) db.remove(existing);
+          for (const k of keys) db.set(k, { k: { S: k } });
+          const options = {
+            ...(low ? { [low.inclusive ? 'gte' : 'gt']: low.key } : {}),
+            ...(high ? { [high.inclusive ? 'lte' : 'lt']: high.key } : {}),
+            ...(reverse ? { reverse } : {}),
+            ...(limit !== undefined ? { limit } : {}),
+          };
+          let expected = [...keys]
+            .sort()
+            .filter((k) => !low || (low.inclusive ? k >= low.key : k > low.key))
+            .filter((k) => !high || (high.inclusive ? k <= high.key : k < high.key));
+          if (reverse) expected.reverse();
+          if (limit !== undefined && limit >= 0) expected = expected.slice(0, limit);
+          expect([...db.range(options)].map(([k]) => k)).toEqual(expected);
+        },
+      ),
+    );
+  });
+});
