@@ -6,6 +6,7 @@ import type { Node } from '#shared/domain/node.ts';
 import { committedAmong } from './diagram-batches.ts';
 import { childLinks, nodes } from './entities.ts';
 import { CHILD_LINK_PREFIX, type NodeCopy, nodeKey } from './keys.ts';
+import { type NodeCounts, readNodeItemAndCounts } from './node-counts.ts';
 import { batchGetItems, getItem, queryAll } from './reads.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
 
@@ -15,6 +16,14 @@ export async function findNode(nodeId: string, copy: NodeCopy = 'DRAFT'): Promis
   if (!item) return null;
   const [node] = await visible([nodes.fromItem(item)]);
   return node ?? null;
+}
+
+/** The working copy of a node (as findNode finds it) and the counts of what lies under it, in one read. */
+export async function findNodeWithCounts(nodeId: string): Promise<{ node: Node | null; counts: NodeCounts }> {
+  const { item, counts } = await readNodeItemAndCounts(nodeId);
+  if (!item) return { node: null, counts };
+  const [node] = await visible([nodes.fromItem(item)]);
+  return { node: node ?? null, counts };
 }
 
 const batchOf = (node: Node) =>

@@ -22,21 +22,29 @@ export async function queryAll(
   options: {
     indexName?: string;
     sortKeyPrefix?: { attribute: string; prefix: string };
+    /** Only sort keys from `from` to `to`, both included. */
+    sortKeyBetween?: { attribute: string; from: string; to: string };
     consistent?: boolean;
   } = {},
 ): Promise<Item[]> {
-  const { indexName, sortKeyPrefix, consistent } = options;
+  const { indexName, sortKeyPrefix, sortKeyBetween, consistent } = options;
+  const sortKey = sortKeyPrefix ?? sortKeyBetween;
   const input: QueryCommandInput = {
     TableName: config().tableName,
     ...(indexName ? { IndexName: indexName } : {}),
-    KeyConditionExpression: sortKeyPrefix ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
+    KeyConditionExpression: sortKeyPrefix
+      ? '#pk = :pk AND begins_with(#sk, :prefix)'
+      : sortKeyBetween
+        ? '#pk = :pk AND #sk BETWEEN :from AND :to'
+        : '#pk = :pk',
     ExpressionAttributeNames: {
       '#pk': partitionAttribute,
-      ...(sortKeyPrefix ? { '#sk': sortKeyPrefix.attribute } : {}),
+      ...(sortKey ? { '#sk': sortKey.attribute } : {}),
     },
     ExpressionAttributeValues: {
       ':pk': partition,
       ...(sortKeyPrefix ? { ':prefix': sortKeyPrefix.prefix } : {}),
+      ...(sortKeyBetween ? { ':from': sortKeyBetween.from, ':to': sortKeyBetween.to } : {}),
     },
     ...(consistent ? { ConsistentRead: true } : {}),
   };

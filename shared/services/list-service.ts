@@ -27,7 +27,7 @@ import {
   skippableByCount,
 } from '#shared/data/list-repository.ts';
 import { type NodeCounts, readCounts, sumCounts } from '#shared/data/node-counts.ts';
-import { findNode, findNodes } from '#shared/data/node-repository.ts';
+import { findNodes, findNodeWithCounts } from '#shared/data/node-repository.ts';
 import { readRelationCountsOf } from '#shared/data/relation-repository.ts';
 import { NotFoundError, ValidationError } from '#shared/domain/errors.ts';
 import {
@@ -135,7 +135,9 @@ function childrenSource(
   parentId: string,
   p: ListParameters,
 ): { source: ListSource; parent: Promise<Node> } {
-  const parent = findNode(parentId).then((node) => {
+  // The parent and its counts are one read (they share its partition).
+  const read = findNodeWithCounts(parentId);
+  const parent = read.then(({ node }) => {
     if (!node || node.deleted || !can(caller, node, 'read')) throw notFound(parentId);
     return node;
   });
@@ -147,8 +149,7 @@ function childrenSource(
     source: {
       partitions: [{ scope: 'parent', partition: listPartition.parent(parentId) }],
       ...(p.nodeTypes ? { entryNodeTypes: p.nodeTypes } : {}),
-      total: async () =>
-        sumCounts((await readCounts([parentId])).get(parentId) ?? {}, 'k', types, p.nodeStatus),
+      total: async () => sumCounts((await read).counts, 'k', types, p.nodeStatus),
     },
   };
 }
