@@ -31,10 +31,14 @@ import { readBody } from './read-body.ts';
 
 /**
  * What a test can make the next call of one action do: fail as throttled, be cancelled by a conflict,
- * or (transactions) be applied and then lose its response, as a timeout after a commit does, or hold
- * its items until `releaseHeld()`, to show what meets a running transaction.
+ * be applied and then lose its response (as a timeout after a commit does), be applied only after
+ * SLOW_CALL_MS (a call that outlives its client's deadline), or (transactions) hold its items until
+ * `releaseHeld()`, to show what meets a running transaction.
  */
-export type Fault = 'throttle' | 'conflict' | 'lose-response' | 'hold';
+export type Fault = 'throttle' | 'conflict' | 'lose-response' | 'slow' | 'hold';
+
+/** How long a call under the 'slow' fault waits before it is carried out. */
+export const SLOW_CALL_MS = 500;
 
 export interface LocalDynamoDb {
   endpoint: string;
@@ -297,6 +301,7 @@ export async function startLocalDynamoDb(options: {
     const input = JSON.parse(body || '{}') as WireInput;
     const fault = faultFor(action, body);
     if (fault === 'throttle' || fault === 'conflict') throw FAULT_ERRORS[fault]();
+    if (fault === 'slow') await new Promise((resolve) => setTimeout(resolve, SLOW_CALL_MS));
     const after = (answer: Answer): Answer | 'lost' => (fault === 'lose-response' ? 'lost' : answer);
     switch (action) {
       case 'TransactWriteItems':

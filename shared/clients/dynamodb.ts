@@ -33,12 +33,13 @@ export const dynamoDb = perConfig((configuration) => {
   );
   const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   // The one retry policy, around the SDK's own retries: every call of every repository goes through it.
-  const send = ((command: Parameters<typeof documents.send>[0]) =>
+  // Options (an abortSignal: the change recorder's deadline) go with the call.
+  const send = ((command: Parameters<typeof documents.send>[0], options?: { abortSignal?: AbortSignal }) =>
     underRetryPolicy(() => {
       // Each attempt of a transaction gets its own token, which the SDK repeats on its own retries.
       if (command instanceof TransactWriteCommand)
         command.input.ClientRequestToken = nextClientRequestToken();
-      return documents.send(command);
+      return options ? documents.send(command, options) : documents.send(command);
     })) as typeof documents.send;
   return { send };
 });

@@ -79,8 +79,11 @@ const serviceEnvSchema = z
         .string()
         .check(z.regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be a base64 DER public key (KMS GetPublicKey)')),
     ),
-    /** How long the change feed waits before it trusts that nothing earlier can still be recorded. */
-    CHANGES_SETTLE_MS: numberIn(0, 60_000, '10000'),
+    /**
+     * How long the change feed waits before it trusts that nothing earlier can still be recorded. The
+     * recorder's deadline for landing a change is a third of it (change-recorder.ts), so it has a floor.
+     */
+    CHANGES_SETTLE_MS: numberIn(30, 60_000, '10000'),
     TOKEN_ISSUER: z._default(z.string(), 'content-repository'),
     TOKEN_AUDIENCE: z._default(z.string(), 'content-repository-api'),
     ...stageKnobs,

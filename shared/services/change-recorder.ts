@@ -3,13 +3,16 @@
  * write, once, in order per item; this records the ones a sync client cares about (objects, edges,
  * relations, grants) and skips bookkeeping (counts, links, versions, sessions, the feed itself).
  *
- * Each change is stamped with the moment it is recorded and must land within RECORD_DEADLINE_MS of its
+ * Each change is stamped with the moment it is recorded and must land within the record deadline of its
  * stamp: an attempt that takes longer is stamped again and written again (the first may land too: the
  * feed is at least once, and `changeId` names the repeat). The feed reads only changes stamped more than
- * CHANGES_SETTLE_MS ago, longer than the deadline, so a change can never appear behind a reader's cursor.
+ * CHANGES_SETTLE_MS ago, and the deadline is a third of that window whatever it is set to, so a change can
+ * never appear behind a reader's cursor. (A fixed deadline longer than a shortened window let changes
+ * land behind readers.)
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { config } from '#shared/config/index.ts';
 import { putChanges, type StoredChange } from '#shared/data/change-repository.ts';
 import { findNodes } from '#shared/data/node-repository.ts';
 import { CHANGE_RETENTION_DAYS, type ChangeKind } from '#shared/domain/changes.ts';
@@ -19,8 +22,9 @@ const CHANGES_PER_WRITE = 25;
 /** Rounds of writing what is left before the batch fails (and the stream hands it over again). */
 const RECORD_ROUNDS = 5;
 
-/** How long one write of changes may take (well under the settle window; see the module comment). */
-export const RECORD_DEADLINE_MS = 3_000;
+/** The longest one write of changes may take: at most 3 s, and a third of the settle window. */
+export const recordDeadlineMs = (settleMs = config().changesSettleMs): number =>
+  Math.min(3_000, Math.floor(settleMs / 3));
 
 type Image = Record<string, unknown>;
 
@@ -182,6 +186,7 @@ const isDeadline = (error: unknown) =>
  * and the stream hands it over again. A change written twice keeps its changeId.
  */
 async function record(pending: { draft: Draft; changeId: string }[]): Promise<void> {
+  const deadline = recordDeadlineMs();
   let left = pending;
   for (let round = 1; left.length > 0; round++) {
     if (round > RECORD_ROUNDS)
@@ -193,7 +198,7 @@ async function record(pending: { draft: Draft; changeId: string }[]): Promise<vo
     const unrecorded = await Promise.all(
       chunks.map(async (chunk) => {
         try {
-          return await putChanges(chunk, CHANGE_RETENTION_DAYS, AbortSignal.timeout(RECORD_DEADLINE_MS));
+          return await putChanges(chunk, CHANGE_RETENTION_DAYS, AbortSignal.timeout(deadline));
         } catch (error) {
           if (isDeadline(error)) return chunk;
           throw error;

@@ -5,11 +5,13 @@
  * and the 4xx/410 answers of a bad or expired cursor.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SLOW_CALL_MS } from '#infra/local/local-dynamodb.ts';
 import { feedSettled } from './helpers/feed.ts';
 import { createNode, defaultEnvironmentId, folder, urlDocument } from './helpers/library.ts';
 import { createUser, grant, PASSWORD } from './helpers/personas.ts';
 import { type ApiClient, startTestStack, type TestStack } from './helpers/test-stack.ts';
 
+/** Short, so the tests wait little; the recorder's deadline is a third of it (50 ms). */
 const SETTLE_MS = 150;
 
 let ctx: TestStack;
@@ -39,14 +41,23 @@ interface Change {
 /** Waits until what was written so far is recorded and settled. */
 const settled = () => feedSettled(ctx.stack, SETTLE_MS);
 
-/** Every page from `cursor` (or the start) until the feed has no more: the changes and the cursor. */
+/**
+ * Every page from `cursor` (or the start) until the feed has no more: the changes and the cursor. Like a
+ * sync client, it skips a changeId it has seen (delivery is at least once: an attempt that missed the
+ * recorder's deadline is recorded again).
+ */
 async function follow(token: string, cursor?: string, pageSize = 7) {
   const changes: Change[] = [];
+  const seen = new Set<string>();
   for (;;) {
     const query = new URLSearchParams({ pageSize: String(pageSize), ...(cursor ? { cursor } : {}) });
     const page = await api.call('GET', `/api/v1/changes?${query}`, { token });
     expect(page.status, page.text).toBe(200);
-    changes.push(...page.body.changes);
+    for (const change of page.body.changes as Change[]) {
+      if (seen.has(change.changeId)) continue;
+      seen.add(change.changeId);
+      changes.push(change);
+    }
     cursor = page.body.cursor as string;
     if (!page.body.hasMore) return { changes, cursor };
   }
@@ -174,6 +185,24 @@ describe('the change feed', () => {
     for (const change of (await follow(admin, cursor)).changes)
       if (change.kind === 'CREATED') seen.add(change.nodeId);
     expect(created.filter((id) => !seen.has(id))).toEqual([]);
+  });
+
+  it('records again a change whose write outlives the recorder deadline, ahead of a reader following', async () => {
+    await settled();
+    let cursor = (await follow(admin)).cursor;
+    // The recorder's next write of changes is carried out only after SLOW_CALL_MS, long past the settle
+    // window: by then a reader is past its stamp. The change must reach the reader all the same.
+    ctx.stack.dynamoDb.injectFault('BatchWriteItem', 'slow', 1, (request) => request.includes('"CHANGES#'));
+    const node = await createNode(api, admin, folder(env, 'Slowly recorded'));
+    const seen: Change[] = [];
+    const until = Date.now() + SLOW_CALL_MS + 4 * SETTLE_MS;
+    while (Date.now() < until) {
+      const page = await follow(admin, cursor);
+      seen.push(...page.changes);
+      cursor = page.cursor;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(kindsOf(seen, node.nodeId)).toContain('CREATED');
   });
 
   it('refuses a cursor it did not make (400) and one older than the retention (410)', async () => {
