@@ -1,7 +1,8 @@
 /**
  * What an upload costs. Throughput: a 32 MiB file sent as 16 chunks of 2 MiB, one after the other over one
  * keep-alive connection, through POST /upload/ and the local adapter until the upload is `complete` (its
- * background assembly included), as a ratio to PutObject of the same 16 chunks to the same embedded S3;
+ * background assembly included), as a ratio to PutObject of the same 16 chunks to the same embedded S3 by
+ * the functions' own S3 client;
  * the two are measured alternately, 3 rounds, medians. The upload path does more than the baseline (a
  * receipt per chunk in DynamoDB, then the assembly reads the chunks back and writes the file again), so
  * the chunk-receiving phase alone (until the last chunk's POST answered) is reported as a ratio too.
@@ -22,9 +23,10 @@ import {
   GetObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
-  S3Client,
+  type S3Client,
 } from '@aws-sdk/client-s3';
 import type { EmbeddedStack } from '#infra/local/embedded-stack.ts';
+import { s3 as functionsS3 } from '#shared/clients/s3.ts';
 import { FILE_PREFIX } from '#shared/data/storage-layout.ts';
 import type { BenchStack } from './bench-stack.ts';
 
@@ -120,20 +122,14 @@ interface UploadView {
 
 export async function measureUploadCost(
   bench: BenchStack,
-  stack: Pick<EmbeddedStack, 'config' | 'backgroundIdle'>,
+  stack: Pick<EmbeddedStack, 'config' | 'backgroundIdle' | 'run'>,
 ): Promise<UploadCost> {
   const started = performance.now();
   const { api, token } = bench;
   const { s3Endpoint, bucketName } = stack.config;
   if (!s3Endpoint) throw new Error('the stack has no S3 endpoint');
-  const s3 = new S3Client({
-    endpoint: s3Endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    forcePathStyle: true,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  // The baseline puts with the very client the functions put chunks with (same settings, same signing).
+  const s3: S3Client = stack.run(() => functionsS3());
   const runId = `${Date.now().toString(36)}-${process.pid}`;
   const rawKeys: string[] = [];
 
@@ -233,7 +229,6 @@ export async function measureUploadCost(
         )
         .catch(() => undefined);
     }
-    s3.destroy();
   }
 
   async function measureThroughput(): Promise<UploadThroughput> {
