@@ -65,6 +65,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     dataDir,
     ttlSweepSeconds: options.ttlSweepSeconds,
     indexLagMs: options.indexLagMs ?? 0,
+    transactionMs: options.transactionMs ?? 0,
   });
   const s3 = await startLocalS3({ dataDir });
   // S3 lifecycle and Lambda's asynchronous invoke, which s3rver and the process lack (see their modules).

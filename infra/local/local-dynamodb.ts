@@ -152,6 +152,8 @@ export async function startLocalDynamoDb(options: {
   ttlSweepSeconds?: number;
   /** Index queries answer items as they stood this long ago (default 0: no lag). */
   indexLagMs?: number;
+  /** How long a transaction holds its items before it commits, as DynamoDB's takes (default 0). */
+  transactionMs?: number;
 }): Promise<LocalDynamoDb> {
   const store = await openLocalDynamoDbStore(options.dataDir);
   /** dynalite's answer to one call, as its HTTP server gave it. */
@@ -167,10 +169,16 @@ export async function startLocalDynamoDb(options: {
   const locks = new ItemLocks();
   const indexLag = new IndexLag(options.indexLagMs ?? 0, keys);
   const stream = new LocalStream();
-  const transactions = new LocalTransactions(call, keys, locks, async (ids, before, after) => {
-    indexLag.written(ids, before);
-    await streamed(ids, before, after);
-  });
+  const transactions = new LocalTransactions(
+    call,
+    keys,
+    locks,
+    async (ids, before, after) => {
+      indexLag.written(ids, before);
+      await streamed(ids, before, after);
+    },
+    options.transactionMs ?? 0,
+  );
   const ttl = new LocalTimeToLive(call, `${options.dataDir}/dynamodb-ttl.json`, keys, locks);
   const faults = new Map<string, { fault: Fault; when?: (request: string) => boolean }[]>();
   /** The first fault waiting for this call, taken off the queue. */

@@ -171,6 +171,8 @@ export interface LocalStackConfig extends ReturnType<typeof knobsOf> {
   adminPassword: string | undefined;
   ttlSweepSeconds: number;
   indexLagMs: number;
+  /** How long the embedded DynamoDB's transactions hold their items, as DynamoDB's commits take. */
+  transactionMs: number;
 }
 
 const localEnvSchema = z.object({
@@ -181,6 +183,7 @@ const localEnvSchema = z.object({
   ADMIN_PASSWORD: optional,
   TTL_SWEEP_SECONDS: numberIn(1, 3600, '60'),
   INDEX_LAG_MS: numberIn(0, 60000, '0'),
+  TRANSACTION_MS: numberIn(0, 1000, '0'),
   ...stageKnobs,
 });
 
@@ -194,6 +197,7 @@ export function readLocalStackConfig(env: Env = process.env): LocalStackConfig {
     adminPassword: e.ADMIN_PASSWORD,
     ttlSweepSeconds: Number(e.TTL_SWEEP_SECONDS),
     indexLagMs: Number(e.INDEX_LAG_MS),
+    transactionMs: Number(e.TRANSACTION_MS),
     ...knobsOf(e),
   };
 }

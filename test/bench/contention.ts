@@ -9,7 +9,7 @@
  * contention (BEFORE_REF), on today's embedded DynamoDB, so the comparison shows what the change did.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,19 +20,27 @@ import { ApiClient } from '../integration/helpers/test-stack.ts';
 /** The last commit before issue 10 (one COUNTS item per node, no transaction tokens). */
 export const BEFORE_REF = '268a76d6587124f1a05fc9b6de810a827ff8b03c';
 const FOLDERS = 10;
+/** About what a TransactWriteItems takes in DynamoDB, during which its items are held. */
+export const CLOUD_TRANSACTION_MS = 15;
 const ADMIN = { username: 'bench', password: 'bench-password-123' };
 const projectRoot = resolve(import.meta.dirname, '..', '..');
 
 /** The files of today's embedded DynamoDB, laid over an older tree so both meet the same store. */
 const EMULATOR_FILES = [
-  'dynamodb-errors.ts',
-  'dynamodb-transactions.ts',
-  'dynamodb-ttl.ts',
-  'index-lag.ts',
-  'item-locks.ts',
-  'key-schemas.ts',
-  'local-dynamodb.ts',
-  'read-body.ts',
+  'infra/local/dynalite-in-process.ts',
+  'infra/local/dynalite-store.ts',
+  'infra/local/dynamodb-data-folder.ts',
+  'infra/local/dynamodb-errors.ts',
+  'infra/local/dynamodb-stream.ts',
+  'infra/local/dynamodb-transactions.ts',
+  'infra/local/dynamodb-ttl.ts',
+  'infra/local/index-lag.ts',
+  'infra/local/item-locks.ts',
+  'infra/local/key-schemas.ts',
+  'infra/local/local-dynamodb.ts',
+  'infra/local/read-body.ts',
+  // The gateway serves its endpoint in process too; the older clients reach it over HTTP.
+  'shared/clients/in-process-endpoints.ts',
 ];
 
 export interface LoadResult {
@@ -59,9 +67,13 @@ function checkoutBefore(): { root: string; remove: () => void } {
   const root = mkdtempSync(join(tmpdir(), 'bench-before-'));
   const archive = execFileSync('git', ['archive', BEFORE_REF], { cwd: projectRoot, maxBuffer: 1 << 28 });
   execFileSync('tar', ['-x', '-C', root], { input: archive });
-  for (const file of EMULATOR_FILES) {
-    cpSync(join(projectRoot, 'infra/local', file), join(root, 'infra/local', file));
-  }
+  for (const file of EMULATOR_FILES) cpSync(join(projectRoot, file), join(root, file));
+  // The older embedded stack does not pass the commit time on: its gateway takes the cloud's by default.
+  const gateway = join(root, 'infra/local/local-dynamodb.ts');
+  const source = readFileSync(gateway, 'utf8');
+  const patched = source.replace('options.transactionMs ?? 0', String(CLOUD_TRANSACTION_MS));
+  if (patched === source) throw new Error('the gateway no longer reads options.transactionMs ?? 0');
+  writeFileSync(gateway, patched);
   symlinkSync(join(projectRoot, 'node_modules'), join(root, 'node_modules'), 'dir');
   return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
@@ -85,6 +97,8 @@ export async function runLoad(
     adminUsername: ADMIN.username,
     adminPassword: ADMIN.password,
     ttlSweepSeconds: 3600,
+    // Commits take as long as DynamoDB's, so overlapping ones meet as often as in the cloud.
+    transactionMs: CLOUD_TRANSACTION_MS,
     logLevel: 'silent',
   });
   try {

@@ -446,3 +446,42 @@ describe('index reads that lag the table', () => {
     ]);
   });
 });
+
+describe('commits that take as long as DynamoDB’s', () => {
+  it('cancel transactions that overlap them on an item as often as the cloud would (transactionMs)', async () => {
+    const slowDir = mkdtempSync(join(tmpdir(), 'local-dynamodb-slow-'));
+    const slow = await startLocalDynamoDb({ dataDir: slowDir, ttlSweepSeconds: 3600, transactionMs: 50 });
+    try {
+      const client = new DynamoDBClient({
+        endpoint: slow.endpoint,
+        region: 'us-east-1',
+        credentials: EMBEDDED_CREDENTIALS,
+      });
+      await client.send(
+        new CreateTableCommand({
+          TableName,
+          BillingMode: 'PAY_PER_REQUEST',
+          AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+          KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+        }),
+      );
+      const slowDb = DynamoDBDocumentClient.from(client);
+      const write = (i: number) =>
+        slowDb.send(
+          new TransactWriteCommand({
+            TransactItems: [{ Put: { TableName, Item: { id: 'shared', writer: i } } }],
+          }),
+        );
+      // The second starts 10 ms into the first's 50 ms commit: it meets the held item.
+      const first = write(1);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const codes = (await cancellation(write(2))).CancellationReasons?.map((r) => r.Code);
+      expect(codes).toEqual(['TransactionConflict']);
+      await first;
+      slowDb.destroy();
+    } finally {
+      await slow.close();
+      rmSync(slowDir, { recursive: true, force: true });
+    }
+  });
+});
