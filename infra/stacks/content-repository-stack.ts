@@ -38,6 +38,7 @@ import {
 } from '#shared/http/cors.ts';
 import { ROUTES } from '#shared/http/routes.ts';
 import { ApiFunction, type ApiFunctionProps } from '../constructs/api-function.ts';
+import { FunctionRoles } from '../constructs/function-roles.ts';
 import { TokenPublicKey } from '../constructs/token-public-key.ts';
 import type { StageSettings } from '../stage.ts';
 
@@ -148,18 +149,25 @@ export class ContentRepositoryStack extends Stack {
     // One log group for every function (DESIGN: shared log settings): Lambda names each log stream
     // after its function, and it keeps the stack well under CloudFormation's resource limit.
     const logGroup = new LogGroup(this, 'FunctionLogs', { retention: logRetention, removalPolicy });
-    const functionProps = { table, bucket, signingKey, environment, logGroup };
+    const base = { table, bucket, signingKey, environment, logGroup };
     // Background jobs first: the operations that start them are told their names.
+    const jobRoles = new FunctionRoles(this, 'JobRoles', base);
     const jobs = Object.fromEntries(
       Object.values(BACKGROUND_JOBS).map((job) => [
         job.name,
         new ApiFunction(this, `${job.name[0]?.toUpperCase()}${job.name.slice(1)}`, {
           operation: job,
-          ...functionProps,
+          roles: jobRoles,
+          ...base,
         }).function,
       ]),
     );
-    this.changeRecorder = this.recordChangesFromStream(table, functionProps, stage.ephemeral);
+    const functionProps = {
+      ...base,
+      jobs,
+      roles: new FunctionRoles(this, 'FunctionRoles', { ...base, jobs }),
+    };
+    this.changeRecorder = this.recordChangesFromStream(table, base, stage.ephemeral);
     const integrations = new Map<OperationName, HttpLambdaIntegration>();
     const integrationFor = (operation: Operation) => {
       const { name } = operation;
@@ -167,7 +175,6 @@ export class ContentRepositoryStack extends Stack {
       if (!integration) {
         const fn = new ApiFunction(this, `${name[0]?.toUpperCase()}${name.slice(1)}`, {
           operation,
-          jobs,
           ...functionProps,
         });
         this.functions.set(name, fn);

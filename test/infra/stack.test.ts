@@ -44,9 +44,10 @@ describe('API', () => {
 });
 
 describe('functions', () => {
-  it('one Node.js 22 arm64 function per operation, per background job and the change recorder, each with its own role, logging to one log group with retention', () => {
+  it('one Node.js 22 arm64 function per operation, per background job and the change recorder, logging to one log group with retention', () => {
     const functions = Object.values(resources(dev, 'AWS::Lambda::Function'));
     const ours = functions.filter((f) => f.Properties.Environment?.Variables?.TABLE_NAME);
+    // The change recorder besides.
     expect(ours).toHaveLength(OPERATION_LIST.length + Object.keys(BACKGROUND_JOBS).length + 1);
     expect(new Set(ours.map((f) => JSON.stringify(f.Properties.LoggingConfig.LogGroup))).size).toBe(1);
     for (const fn of ours) {
@@ -58,18 +59,44 @@ describe('functions', () => {
       expect(fn.Properties.Role).toBeDefined();
       expect(fn.Properties.LoggingConfig).toMatchObject({ LogFormat: 'JSON', LogGroup: expect.anything() });
     }
-    expect(new Set(ours.map((f) => JSON.stringify(f.Properties.Role))).size).toBe(ours.length);
     for (const group of Object.values(resources(dev, 'AWS::Logs::LogGroup'))) {
       expect(group.Properties.RetentionInDays).toBeGreaterThan(0);
     }
   });
+
+  it('shares a role only among operations granted the same access; the stream consumer has its own', () => {
+    const roleOf = (name: string) => JSON.stringify(functionNamed(name).Properties.Role);
+    // Same access (read the table, a session): one role.
+    expect(roleOf('GetNode')).toBe(roleOf('ListNodes'));
+    expect(roleOf('GetNode')).toBe(roleOf('ListChanges'));
+    // Different access: different roles.
+    expect(roleOf('GetNode')).not.toBe(roleOf('CreateNode'));
+    expect(roleOf('Login')).not.toBe(roleOf('Logout'));
+    const others = OPERATION_LIST.map((op) => roleOf(`${op.name[0]?.toUpperCase()}${op.name.slice(1)}`));
+    expect(others).not.toContain(roleOf('RecordChanges'));
+  });
 });
 
+/** The function whose construct is named `name` (its logical id starts with `<name>Function`). */
+function functionNamed(name: string, template: Template = dev) {
+  const found = Object.entries(resources(template, 'AWS::Lambda::Function')).find(([id]) =>
+    id.startsWith(`${name}Function`),
+  );
+  if (!found) throw new Error(`no function ${name}`);
+  return found[1];
+}
+
 const policies = () => Object.entries(resources(dev, 'AWS::IAM::Policy'));
-const statementsOf = (pathPart: string) =>
-  policies()
-    .filter(([id]) => id.startsWith(pathPart))
+/** The role a function runs with (its logical id). */
+const roleIdOf = (functionName: string) =>
+  (functionNamed(functionName).Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+/** The statements of the policies on the role of a function (`<Function>Role`, e.g. GetNodeRole). */
+const statementsOf = (functionRole: string) => {
+  const roleId = roleIdOf(functionRole.replace(/Role$/, ''));
+  return policies()
+    .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
     .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as any[]);
+};
 const actions = (s: any) => [s.Action].flat();
 
 describe('least privilege', () => {
@@ -168,13 +195,8 @@ describe('background jobs', () => {
     const [assemblerId, assembler] =
       Object.entries(functions).find(([id]) => id.startsWith('AssembleUpload')) ?? [];
     expect(assembler?.Properties.Timeout).toBe(900);
-    const invokers = policies()
-      .filter(([, p]) =>
-        (p.Properties.PolicyDocument.Statement as any[]).some((s) =>
-          actions(s).includes('lambda:InvokeFunction'),
-        ),
-      )
-      .map(([id]) => id.replace(/Role.*/, ''))
+    const invokers = OPERATION_LIST.map((op) => `${op.name[0]?.toUpperCase()}${op.name.slice(1)}`)
+      .filter((name) => statementsOf(`${name}Role`).some((s) => actions(s).includes('lambda:InvokeFunction')))
       .sort();
     expect(invokers).toEqual(['GetUpload', 'ReceiveChunk']);
     const receiver = Object.entries(functions).find(([id]) => id.startsWith('ReceiveChunk'))?.[1];
