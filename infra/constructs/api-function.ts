@@ -2,7 +2,7 @@
  * The one construct that gives every operation's function its defaults: Node.js 22 on arm64, an ESM
  * bundle (minified, tree-shaken, AWS SDK included, no source maps), the stack's log group, and a role
  * with exactly the grants its route-table entry asks for (shared with the functions that ask for the
- * same: function-roles.ts), and the names of the jobs it starts in its environment.
+ * same: function-roles.ts), and the names of the jobs and queues it uses in its environment.
  */
 import { join } from 'node:path';
 import { Duration, Validations } from 'aws-cdk-lib';
@@ -14,7 +14,7 @@ import {
   SourceMapMode,
 } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
-import { JOB_FUNCTION_VARIABLE } from '#shared/api/background-jobs.ts';
+import { JOB_FUNCTION_VARIABLE, QUEUES } from '#shared/api/background-jobs.ts';
 import type { FunctionDeclaration } from '#shared/api/operation.ts';
 import { BUNDLED_ASSET_DIR, REFERENCE_ASSET_FILES } from '#shared/api/reference-assets.ts';
 import { FUNCTION_BUNDLING } from '../bundling.ts';
@@ -63,6 +63,14 @@ export class ApiFunction extends Construct {
         return [JOB_FUNCTION_VARIABLE[job], fn.functionName];
       }),
     );
+    const queueVariables = Object.fromEntries(
+      (operation.access.sendsTo ?? []).map((name) => {
+        const queue = props.queues?.[name];
+        if (!queue)
+          throw new Error(`${operation.name} sends to the queue ${name}, which the stack has not built`);
+        return [QUEUES[name].urlVariable, queue.queueUrl];
+      }),
+    );
     const role = props.roles
       ? props.roles.for(operation.access)
       : roleFor(this, 'Role', operation.access, props);
@@ -77,7 +85,7 @@ export class ApiFunction extends Construct {
       role,
       logGroup,
       loggingFormat: LoggingFormat.JSON,
-      environment: { ...props.environment, ...jobVariables },
+      environment: { ...props.environment, ...jobVariables, ...queueVariables },
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       bundling: {

@@ -1,6 +1,6 @@
 /**
  * The roles of the stack's functions, one per kind of access: functions that the route table grants
- * exactly the same access (the same table access, key prefixes, jobs, token signing) share a role
+ * exactly the same access (the same table access, key prefixes, jobs, queues, token signing) share a role
  * that holds exactly those grants and nothing more. Least privilege holds for each function, and the stack
  * keeps one role and one policy per kind of access instead of per function (DESIGN: "shared role"; about
  * 90 resources fewer, room under CloudFormation's 500). A function that reads an event source (a stream,
@@ -14,7 +14,9 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { CfnBucket, IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { QueueName } from '#shared/api/background-jobs.ts';
 import type { OperationAccess } from '#shared/api/operation.ts';
 import { TABLE_SCHEMA } from '#shared/data/table-schema.ts';
 
@@ -38,6 +40,8 @@ export interface RoleResources {
   logGroup: ILogGroup;
   /** The background jobs' functions, by job name (access.invokes). */
   jobs?: Partial<Record<string, IFunction>>;
+  /** The queues, by name (access.sendsTo). */
+  queues?: Partial<Record<QueueName, IQueue>>;
 }
 
 /** A name that says what a role may do: ReadWrite, Bucket<hash>, InvokesAssembleUpload, … */
@@ -51,6 +55,7 @@ function roleName(access: OperationAccess): string {
     parts.push(`Bucket${hash}`);
   }
   for (const job of access.invokes ?? []) parts.push(`Invokes${job[0]?.toUpperCase()}${job.slice(1)}`);
+  for (const queue of access.sendsTo ?? []) parts.push(`SendsTo${queue[0]?.toUpperCase()}${queue.slice(1)}`);
   if (access.signsTokens) parts.push('SignsTokens');
   if (!access.verifiesTokens) parts.push('NoSession');
   return `${parts.join('')}Role`;
@@ -138,6 +143,11 @@ export function roleFor(
       }),
     );
   }
+  for (const name of access.sendsTo ?? []) {
+    const queue = resources.queues?.[name];
+    if (!queue) throw new Error(`A function sends to the queue ${name}, which the stack has not built`);
+    queue.grantSendMessages(role);
+  }
   // Verifying needs no grant: the public key is in TOKEN_PUBLIC_KEY (token-public-key.ts).
   if (access.signsTokens) signingKey.grant(role, 'kms:Sign');
   return role;
@@ -160,6 +170,7 @@ export class FunctionRoles extends Construct {
       table: access.table,
       bucket: access.bucket,
       invokes: access.invokes ?? [],
+      sendsTo: access.sendsTo ?? [],
       signsTokens: access.signsTokens,
       verifiesTokens: access.verifiesTokens,
     });

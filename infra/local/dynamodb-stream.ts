@@ -1,12 +1,14 @@
 /**
  * DynamoDB Streams for the embedded DynamoDB (dynalite has none): the gateway reports every item a
- * committed write changed, with its images from before and after (NEW_AND_OLD_IMAGES), and a poller
- * hands them to the consumer in commit order, in batches, as Lambda's event source mapping does: a
- * batch that fails is retried, whole, until it succeeds, and the next waits. The records live in
- * memory: the embedded stack drains them before it closes. TTL deletions are not reported: the one
- * consumer (the change recorder) ignores the expiring items anyway.
+ * committed write changed, with its images from before and after (NEW_AND_OLD_IMAGES), and a poller per
+ * consumer hands them over in commit order, in batches, as Lambda's event source mappings do (a stream
+ * takes two): each consumer reads on its own, only the records its filter takes, and a batch that
+ * fails is retried, whole, until it succeeds while the next waits. The records live in memory: the
+ * embedded stack drains them before it closes. TTL deletions are not reported: the consumers (the
+ * change recorder, the webhook dispatcher) ignore expiring items anyway.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { type EventPattern, matchesPattern } from './event-pattern.ts';
 
 type Item = Record<string, AttributeValue>;
 
@@ -31,11 +33,22 @@ const BATCH_SIZE = 100;
 const RETRY_MS = 200;
 const BATCHING_WINDOW_MS = 50;
 
+/** One reader of the stream: its filter, and what it has not yet consumed. */
+class Reader {
+  readonly pending: StreamRecord[] = [];
+  delivering: Promise<void> | undefined;
+
+  constructor(
+    readonly consumer: StreamConsumer,
+    readonly filter: EventPattern | undefined,
+  ) {}
+}
+
 export class LocalStream {
-  private readonly pending: StreamRecord[] = [];
+  private readonly readers: Reader[] = [];
+  /** Records reported before any consumer came (the first one takes them). */
+  private readonly early: StreamRecord[] = [];
   private sequence = 0;
-  private consumer: StreamConsumer | undefined;
-  private delivering: Promise<void> | undefined;
   private closed = false;
 
   /** An item a committed write changed: `before` and `after` undefined when it did not (or no longer) exist. */
@@ -43,7 +56,7 @@ export class LocalStream {
     if (!before && !after) return;
     this.sequence += 1;
     const sequenceNumber = String(this.sequence).padStart(21, '0');
-    this.pending.push({
+    const record: StreamRecord = {
       eventID: `local-${sequenceNumber}`,
       eventName: !before ? 'INSERT' : !after ? 'REMOVE' : 'MODIFY',
       eventSource: 'aws:dynamodb',
@@ -55,44 +68,59 @@ export class LocalStream {
         ApproximateCreationDateTime: Math.floor(Date.now() / 1000),
         StreamViewType: 'NEW_AND_OLD_IMAGES',
       },
-    });
-    this.deliverSoon();
+    };
+    if (this.readers.length === 0) this.early.push(record);
+    for (const reader of this.readers) {
+      if (reader.filter && !matchesPattern(reader.filter, record)) continue;
+      reader.pending.push(record);
+      this.deliverSoon(reader);
+    }
   }
 
-  /** The one consumer (a stream has one event source mapping here); records written before it wait. */
-  consume(consumer: StreamConsumer): void {
-    this.consumer = consumer;
-    this.deliverSoon();
+  /**
+   * A consumer of the records from now on (records written before a first consumer wait for it), those
+   * `filter` takes when one is given (Lambda event filtering).
+   */
+  consume(consumer: StreamConsumer, filter?: EventPattern): void {
+    const reader = new Reader(consumer, filter);
+    if (this.readers.length === 0) {
+      reader.pending.push(...this.early.splice(0).filter((r) => !filter || matchesPattern(filter, r)));
+    }
+    this.readers.push(reader);
+    this.deliverSoon(reader);
   }
 
   /** Resolves once every record reported so far has been consumed. */
   async drain(): Promise<void> {
-    while (this.delivering) await this.delivering;
+    for (;;) {
+      const busy = this.readers.find((reader) => reader.delivering);
+      if (!busy) return;
+      await busy.delivering;
+    }
   }
 
   /** Stops delivering (call `drain()` first to deliver what is left while the table still answers). */
   async close(): Promise<void> {
     this.closed = true;
-    await this.delivering;
+    await Promise.all(this.readers.map((reader) => reader.delivering));
   }
 
-  private deliverSoon(): void {
-    if (this.delivering || !this.consumer || this.closed || this.pending.length === 0) return;
-    this.delivering = this.deliver().finally(() => {
-      this.delivering = undefined;
-      this.deliverSoon();
+  private deliverSoon(reader: Reader): void {
+    if (reader.delivering || this.closed || reader.pending.length === 0) return;
+    reader.delivering = this.deliver(reader).finally(() => {
+      reader.delivering = undefined;
+      this.deliverSoon(reader);
     });
   }
 
-  private async deliver(): Promise<void> {
-    const consumer = this.consumer as StreamConsumer;
+  private async deliver(reader: Reader): Promise<void> {
     // Gather what arrives meanwhile into one batch, as Lambda's polling of a stream does (4 times a second).
     await new Promise((resolve) => setTimeout(resolve, BATCHING_WINDOW_MS));
-    while (this.pending.length > 0 && !this.closed) {
-      const batch = this.pending.slice(0, BATCH_SIZE);
+    while (reader.pending.length > 0 && !this.closed) {
+      const batch = reader.pending.slice(0, BATCH_SIZE);
       try {
-        await consumer({ Records: batch });
-        this.pending.splice(0, batch.length);
+        await reader.consumer({ Records: batch });
+        reader.pending.splice(0, batch.length);
       } catch (error) {
         console.error(
           JSON.stringify({ level: 'error', msg: 'Stream batch failed; retrying', error: String(error) }),

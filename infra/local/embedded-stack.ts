@@ -8,7 +8,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BACKGROUND_JOBS, CHANGE_RECORDER, JOB_FUNCTION_VARIABLE } from '#shared/api/background-jobs.ts';
+import {
+  BACKGROUND_JOBS,
+  CHANGE_ITEM_FILTER,
+  CHANGE_RECORDER,
+  JOB_FUNCTION_VARIABLE,
+  QUEUES,
+  WEBHOOK_DELIVERER,
+  WEBHOOK_DISPATCHER,
+} from '#shared/api/background-jobs.ts';
 import type { Operation, OperationName } from '#shared/api/operations/index.ts';
 import { ensureSigningKeyFile } from '#shared/auth/file-token-keys.ts';
 import {
@@ -27,6 +35,7 @@ import { type LocalDynamoDb, startLocalDynamoDb } from './local-dynamodb.ts';
 import { startLocalLambda } from './local-lambda.ts';
 import { startLocalS3 } from './local-s3.ts';
 import { startLocalS3Lifecycle } from './local-s3-lifecycle.ts';
+import { startLocalSqs } from './local-sqs.ts';
 
 export const LOCAL_TABLE_NAME = 'content-repository';
 export const LOCAL_BUCKET_NAME = 'content-repository';
@@ -41,6 +50,10 @@ export type EmbeddedStackOptions = Pick<
   Partial<LocalStackConfig> & {
     /** The change feed's settle window (CHANGES_SETTLE_MS); tests shorten it. */
     changesSettleMs?: number;
+    /** Waits before each retry of a failed webhook delivery, seconds (WEBHOOK_RETRY_SECONDS); tests shorten them. */
+    webhookRetrySeconds?: readonly number[];
+    /** How long a delivery queue message stays hidden after a failed receive (SQS: 30 s); tests shorten it. */
+    queueVisibilitySeconds?: number;
   };
 
 export interface EmbeddedStack {
@@ -49,7 +62,10 @@ export interface EmbeddedStack {
   port: number;
   /** What the stack's functions run with (a deployed function reads the same from its environment). */
   config: ServiceConfig;
-  /** Settles when the background jobs started so far (upload assembly, change recording) have finished. */
+  /**
+   * Settles when the background work started so far (upload assembly, change recording, webhook dispatch
+   * and the delivery attempts due now) has finished; retries scheduled for later are not waited for.
+   */
   backgroundIdle(): Promise<void>;
   /** Runs `fn` as this stack's functions run: with its configuration. */
   run<T>(fn: () => T): T;
@@ -89,6 +105,24 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     ),
     run: (fn) => run(fn),
   });
+  /** A background function's handler, loaded when first used (as the operations' are). */
+  const background = <E, R>(handler: string) => {
+    let loaded: Promise<{ handler: (event: E) => Promise<R> }> | undefined;
+    return async (event: E): Promise<R> => {
+      loaded ??= import(pathToFileURL(join(projectRoot, handler)).href);
+      return (await loaded).handler(event);
+    };
+  };
+  const queues = await startLocalSqs({
+    dataDir,
+    queues: {
+      [QUEUES.webhookDeliveries.name]: {
+        consumer: background(WEBHOOK_DELIVERER.handler),
+        visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30,
+      },
+    },
+    run: (fn) => run(fn),
+  });
   const signingKeyFile = join(dataDir, 'token-signing-key.pem');
   ensureSigningKeyFile(signingKeyFile);
 
@@ -111,13 +145,18 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     CORS_ORIGINS: options.corsOrigins?.join(','),
     PUBLIC_BASE_URL: options.publicBaseUrl,
     CHANGES_SETTLE_MS: options.changesSettleMs?.toString(),
+    SQS_ENDPOINT: queues.endpoint,
+    [QUEUES.webhookDeliveries.urlVariable]: queues.queueUrl(QUEUES.webhookDeliveries.name),
+    WEBHOOK_ALLOW_LOOPBACK: options.webhookAllowLoopback ? 'true' : undefined,
+    WEBHOOK_RETRY_SECONDS: options.webhookRetrySeconds?.join(','),
   });
   const run = <T>(fn: () => T): T => withConfig(config, fn);
-  // The table's stream feeds the change recorder, as the event source mapping does in the cloud.
-  const recorder = import(pathToFileURL(join(projectRoot, CHANGE_RECORDER.handler)).href) as Promise<{
-    handler: (event: { Records: StreamRecord[] }) => Promise<void>;
-  }>;
-  dynamoDb.stream.consume(async (event) => run(async () => (await recorder).handler(event)));
+  // The table's stream feeds the change recorder, and the webhook dispatcher with the feed's new items, as
+  // the event source mappings do in the cloud.
+  const recorder = background<{ Records: StreamRecord[] }, void>(CHANGE_RECORDER.handler);
+  dynamoDb.stream.consume((event) => run(() => recorder(event)));
+  const dispatcher = background<{ Records: StreamRecord[] }, void>(WEBHOOK_DISPATCHER.handler);
+  dynamoDb.stream.consume((event) => run(() => dispatcher(event)), CHANGE_ITEM_FILTER);
   await ensureTable(dynamoDb.endpoint, LOCAL_TABLE_NAME);
   await ensureBucket(s3.endpoint, LOCAL_BUCKET_NAME);
   const bootstrap = await run(() =>
@@ -153,8 +192,12 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     config,
     run,
     backgroundIdle: async () => {
-      await jobs.idle();
-      await dynamoDb.stream.drain();
+      // Each kind of work can start another (a write's changes are dispatched, then delivered): twice over.
+      for (let round = 0; round < 2; round++) {
+        await jobs.idle();
+        await dynamoDb.stream.drain();
+        await queues.idle();
+      }
     },
     dynamoDb,
     bootstrap,
@@ -166,6 +209,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       await jobs.close();
       await lifecycle.close();
       await dynamoDb.stream.drain();
+      await queues.close();
       await s3.close();
       await dynamoDb.close();
     },

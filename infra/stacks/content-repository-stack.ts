@@ -20,13 +20,21 @@ import {
   TableEncryption,
 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
-import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct, IConstruct } from 'constructs';
-import { BACKGROUND_JOBS, CHANGE_RECORDER } from '#shared/api/background-jobs.ts';
+import {
+  BACKGROUND_JOBS,
+  CHANGE_ITEM_FILTER,
+  CHANGE_RECORDER,
+  type QUEUES,
+  WEBHOOK_DELIVERER,
+  WEBHOOK_DISPATCHER,
+} from '#shared/api/background-jobs.ts';
+import type { FunctionDeclaration } from '#shared/api/operation.ts';
 import { FALLBACK_OPERATION, type Operation, type OperationName } from '#shared/api/operations/index.ts';
 import { OBJECT_EXPIRY_RULES, STORAGE_EXPIRY_DAYS } from '#shared/data/storage-layout.ts';
 import { TABLE_SCHEMA } from '#shared/data/table-schema.ts';
@@ -50,6 +58,10 @@ export class ContentRepositoryStack extends Stack {
   readonly functions = new Map<OperationName, ApiFunction>();
   /** The function on the table's stream that records the change feed. */
   readonly changeRecorder: ApiFunction;
+  /** The second function on the stream: the change feed's new items become webhook deliveries. */
+  readonly webhookDispatcher: ApiFunction;
+  /** The consumer of the webhook delivery queue. */
+  readonly webhookDeliverer: ApiFunction;
 
   constructor(scope: Construct, id: string, props: ContentRepositoryStackProps) {
     super(scope, id, props);
@@ -149,7 +161,8 @@ export class ContentRepositoryStack extends Stack {
     // One log group for every function (DESIGN: shared log settings): Lambda names each log stream
     // after its function, and it keeps the stack well under CloudFormation's resource limit.
     const logGroup = new LogGroup(this, 'FunctionLogs', { retention: logRetention, removalPolicy });
-    const base = { table, bucket, signingKey, environment, logGroup };
+    const queues = this.makeQueues(stage.ephemeral);
+    const base = { table, bucket, signingKey, environment, logGroup, queues };
     // Background jobs first: the operations that start them are told their names.
     const jobRoles = new FunctionRoles(this, 'JobRoles', base);
     const jobs = Object.fromEntries(
@@ -167,7 +180,17 @@ export class ContentRepositoryStack extends Stack {
       jobs,
       roles: new FunctionRoles(this, 'FunctionRoles', { ...base, jobs }),
     };
-    this.changeRecorder = this.recordChangesFromStream(table, base, stage.ephemeral);
+    const parked = this.parkedStreamBatches(stage.ephemeral);
+    this.changeRecorder = this.onStream('RecordChanges', CHANGE_RECORDER, table, base, parked);
+    this.webhookDispatcher = this.onStream(
+      'DispatchWebhooks',
+      WEBHOOK_DISPATCHER,
+      table,
+      base,
+      parked,
+      CHANGE_ITEM_FILTER,
+    );
+    this.webhookDeliverer = this.deliverWebhooksFromQueue(queues.webhookDeliveries, base);
     const integrations = new Map<OperationName, HttpLambdaIntegration>();
     const integrationFor = (operation: Operation) => {
       const { name } = operation;
@@ -234,17 +257,8 @@ export class ContentRepositoryStack extends Stack {
     new CfnOutput(this, 'TokenSigningKeyArn', { value: signingKey.keyArn });
   }
 
-  /**
-   * The change recorder on the table's stream, as Lambda's event source mapping runs it: batches in order
-   * per shard, a failed batch retried (halved until the failing record is alone), and after 10 tries its
-   * position parked in a queue for 14 days, so one bad record cannot hold the feed for the stream's 24 h.
-   */
-  private recordChangesFromStream(
-    table: Table,
-    functionProps: Omit<ApiFunctionProps, 'operation'>,
-    ephemeral: boolean,
-  ): ApiFunction {
-    const recorder = new ApiFunction(this, 'RecordChanges', { operation: CHANGE_RECORDER, ...functionProps });
+  /** Where the table's stream parks a batch a consumer still fails after its retries (14 days). */
+  private parkedStreamBatches(ephemeral: boolean): Queue {
     const parked = new Queue(this, 'ParkedChangeBatches', {
       retentionPeriod: Duration.days(14),
       encryption: QueueEncryption.SQS_MANAGED,
@@ -253,23 +267,86 @@ export class ContentRepositoryStack extends Stack {
     });
     Validations.of(parked).acknowledge({
       id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself where the stream parks the batches the change recorder could not record.',
+      reason: 'This queue is itself where the stream parks the batches its consumers could not handle.',
     });
-    Validations.of(recorder.function.role as IConstruct).acknowledge({
+    return parked;
+  }
+
+  /**
+   * The queues functions send work to, each with a dead-letter queue for messages its consumer fails on
+   * (five receives). Messages wait up to 15 minutes (DelaySeconds); a message is hidden six times the
+   * consumer's timeout while it is handled, as Lambda's event source mapping asks.
+   */
+  private makeQueues(ephemeral: boolean): Record<keyof typeof QUEUES, Queue> {
+    const removalPolicy = ephemeral ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
+    const dead = new Queue(this, 'WebhookDeliveriesDead', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      removalPolicy,
+    });
+    Validations.of(dead).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself the dead-letter queue of the webhook delivery queue.',
+    });
+    const webhookDeliveries = new Queue(this, 'WebhookDeliveries', {
+      retentionPeriod: Duration.days(4),
+      visibilityTimeout: Duration.seconds(6 * (WEBHOOK_DELIVERER.timeoutSeconds ?? 60)),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: dead, maxReceiveCount: 5 },
+      removalPolicy,
+    });
+    return { webhookDeliveries };
+  }
+
+  /**
+   * A function on the table's stream, as Lambda's event source mapping runs it: batches in order per
+   * shard, a failed batch retried (halved until the failing record is alone), and after 10 tries its
+   * position parked in a queue for 14 days, so one bad record cannot hold the stream's consumer for the
+   * stream's 24 h. The change recorder takes every record; the webhook dispatcher only the change feed's
+   * new items (Lambda event filtering with CHANGE_ITEM_FILTER, the pattern the embedded stream applies).
+   */
+  private onStream(
+    id: string,
+    operation: FunctionDeclaration,
+    table: Table,
+    functionProps: Omit<ApiFunctionProps, 'operation'>,
+    parked: Queue,
+    filter?: Record<string, unknown>,
+  ): ApiFunction {
+    const consumer = new ApiFunction(this, id, { operation, ...functionProps });
+    Validations.of(consumer.function.role as IConstruct).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
         'dynamodb:ListStreams has no resource-level permissions; the stream itself is read through its ARN only ' +
         '(DescribeStream, GetRecords, GetShardIterator).',
     });
-    recorder.function.addEventSource(
+    consumer.function.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
         batchSize: 100,
         bisectBatchOnError: true,
         retryAttempts: 10,
         onFailure: new SqsDlq(parked),
+        ...(filter ? { filters: [FilterCriteria.filter(filter)] } : {}),
       }),
     );
-    return recorder;
+    return consumer;
+  }
+
+  /** The webhook deliverer on its queue: batches of 10, failed messages reported one by one. */
+  private deliverWebhooksFromQueue(
+    queue: Queue,
+    functionProps: Omit<ApiFunctionProps, 'operation'>,
+  ): ApiFunction {
+    const deliverer = new ApiFunction(this, 'DeliverWebhooks', {
+      operation: WEBHOOK_DELIVERER,
+      ...functionProps,
+    });
+    deliverer.function.addEventSource(
+      new SqsEventSource(queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 10 }),
+    );
+    return deliverer;
   }
 }

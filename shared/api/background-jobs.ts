@@ -43,3 +43,53 @@ export const CHANGE_RECORDER = {
   // A batch of 100 records is a few seconds of puts; a slow one is retried by the stream, not cut.
   timeoutSeconds: 120,
 } as const satisfies FunctionDeclaration;
+
+/** Queues functions send work to; the stack makes them (with a dead-letter queue), the embedded stack too. */
+export const QUEUES = {
+  /** Attempts of webhook deliveries (webhook-queue.ts), consumed by WEBHOOK_DELIVERER. */
+  webhookDeliveries: { name: 'webhookDeliveries', urlVariable: 'WEBHOOK_QUEUE_URL' },
+} as const;
+export type QueueName = keyof typeof QUEUES;
+
+/**
+ * Records of the table's stream the webhook dispatcher takes: the change feed's items as the recorder
+ * writes them (Lambda event filtering in the cloud, the same pattern on the embedded stream).
+ */
+export const CHANGE_ITEM_FILTER = {
+  eventName: ['INSERT'],
+  dynamodb: { Keys: { PK: { S: [{ prefix: 'CHANGES#' }] } } },
+} as const;
+
+/** The webhook functions write deliveries and queue attempts (the deliverer queues retries). */
+const WEBHOOK_ACCESS = {
+  table: 'readWrite',
+  bucket: NO_BUCKET,
+  signsTokens: false,
+  verifiesTokens: false,
+  sendsTo: ['webhookDeliveries'],
+} as const satisfies FunctionDeclaration['access'];
+
+/**
+ * The second function on the table's stream: turns each recorded change into webhook deliveries and
+ * queues their first attempts (shared/services/webhook-dispatch.ts).
+ */
+export const WEBHOOK_DISPATCHER = {
+  name: 'dispatchWebhooks',
+  handler: 'functions/webhooks/dispatch-webhooks.ts',
+  access: WEBHOOK_ACCESS,
+  memoryMb: 256,
+  timeoutSeconds: 120,
+} as const satisfies FunctionDeclaration;
+
+/**
+ * The consumer of the delivery queue: one attempt per message, a few at once
+ * (shared/services/webhook-delivery.ts). Retries go back through the queue.
+ */
+export const WEBHOOK_DELIVERER = {
+  name: 'deliverWebhooks',
+  handler: 'functions/webhooks/deliver-webhooks.ts',
+  access: WEBHOOK_ACCESS,
+  memoryMb: 256,
+  // A batch of 10 attempts of at most 10 s each, five at a time.
+  timeoutSeconds: 60,
+} as const satisfies FunctionDeclaration;

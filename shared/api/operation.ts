@@ -6,7 +6,7 @@
  * exactly the schemas the reference shows and cannot claim another operation's name.
  */
 import type * as z from 'zod/mini';
-import type { BackgroundJobName } from './background-jobs.ts';
+import type { BackgroundJobName, QueueName } from './background-jobs.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 export const API_PREFIX = '/api/v1';
@@ -18,6 +18,8 @@ export interface OperationAccess {
   bucket: BucketAccess;
   /** Background functions (background-jobs.ts) it starts by an asynchronous invoke. */
   invokes?: readonly BackgroundJobName[];
+  /** Queues (background-jobs.ts) it sends messages to. */
+  sendsTo?: readonly QueueName[];
   /** kms:Sign for the token signer (login); every authenticated function may read the public key. */
   signsTokens: boolean;
   /**

@@ -84,6 +84,20 @@ const serviceEnvSchema = z
      * recorder's deadline for landing a change is a third of it (change-recorder.ts), so it has a floor.
      */
     CHANGES_SETTLE_MS: numberIn(30, 60_000, '10000'),
+    /** The queue of webhook delivery attempts (its URL); the embedded stack's is served in process. */
+    WEBHOOK_QUEUE_URL: httpAddress,
+    SQS_ENDPOINT: httpAddress,
+    /** Embedded stack only: webhooks may go to loopback addresses (and over http to them). */
+    WEBHOOK_ALLOW_LOOPBACK: z._default(z.enum(['true', 'false']), 'false'),
+    /**
+     * The waits before each retry of a failed delivery, seconds, comma-separated (default 5,30,120,600,
+     * 1800,3600,10800: eight attempts over 4 h 45 min, then the delivery is parked).
+     */
+    WEBHOOK_RETRY_SECONDS: z.optional(
+      z
+        .string()
+        .check(z.regex(/^\d{1,5}(,\d{1,5}){0,19}$/, 'must be up to 20 numbers of seconds, comma-separated')),
+    ),
     TOKEN_ISSUER: z._default(z.string(), 'content-repository'),
     TOKEN_AUDIENCE: z._default(z.string(), 'content-repository-api'),
     ...stageKnobs,
@@ -91,6 +105,10 @@ const serviceEnvSchema = z
   .check(
     z.refine((env) => !env.TOKEN_SIGNING_KEY_ID !== !env.TOKEN_SIGNING_KEY_FILE, {
       message: 'set exactly one of TOKEN_SIGNING_KEY_ID (KMS) and TOKEN_SIGNING_KEY_FILE (local PEM)',
+    }),
+    // Loopback targets are for a developer's machine: a deployed stack must never call itself.
+    z.refine((env) => env.WEBHOOK_ALLOW_LOOPBACK !== 'true' || env.DYNAMODB_ENDPOINT !== undefined, {
+      message: 'WEBHOOK_ALLOW_LOOPBACK is for the embedded stack only',
     }),
   );
 
@@ -127,6 +145,11 @@ export function readServiceConfig(env: Env = process.env) {
     /** The KMS key's public half (base64 DER), read by the stack at deploy time: verifying needs no KMS. */
     tokenPublicKey: e.TOKEN_PUBLIC_KEY,
     changesSettleMs: Number(e.CHANGES_SETTLE_MS),
+    webhookQueueUrl: e.WEBHOOK_QUEUE_URL,
+    sqsEndpoint: e.SQS_ENDPOINT,
+    webhookAllowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',
+    /** Waits before each retry of a failed webhook delivery, seconds (webhooks.ts has the default). */
+    webhookRetrySeconds: e.WEBHOOK_RETRY_SECONDS?.split(',').map(Number),
     tokenIssuer: e.TOKEN_ISSUER,
     tokenAudience: e.TOKEN_AUDIENCE,
     ...knobsOf(e),
@@ -173,6 +196,8 @@ export interface LocalStackConfig extends ReturnType<typeof knobsOf> {
   indexLagMs: number;
   /** How long the embedded DynamoDB's transactions hold their items, as DynamoDB's commits take. */
   transactionMs: number;
+  /** Webhooks may go to loopback addresses (a receiver on this machine). */
+  webhookAllowLoopback: boolean;
 }
 
 const localEnvSchema = z.object({
@@ -184,6 +209,7 @@ const localEnvSchema = z.object({
   TTL_SWEEP_SECONDS: numberIn(1, 3600, '60'),
   INDEX_LAG_MS: numberIn(0, 60000, '0'),
   TRANSACTION_MS: numberIn(0, 1000, '0'),
+  WEBHOOK_ALLOW_LOOPBACK: z._default(z.enum(['true', 'false']), 'false'),
   ...stageKnobs,
 });
 
@@ -198,6 +224,7 @@ export function readLocalStackConfig(env: Env = process.env): LocalStackConfig {
     ttlSweepSeconds: Number(e.TTL_SWEEP_SECONDS),
     indexLagMs: Number(e.INDEX_LAG_MS),
     transactionMs: Number(e.TRANSACTION_MS),
+    webhookAllowLoopback: e.WEBHOOK_ALLOW_LOOPBACK === 'true',
     ...knobsOf(e),
   };
 }

@@ -10,11 +10,13 @@ import { edgeSchema } from '#shared/domain/process-diagram.ts';
 import { settingsStoredSchema } from '#shared/domain/settings.ts';
 import { uploadKeyOf, uploadSchema } from '#shared/domain/uploads/upload.ts';
 import { grantSchema, sessionSchema, userSchema } from '#shared/domain/user.ts';
+import { deliverySchema, webhookSchema } from '#shared/domain/webhooks.ts';
 import { defineEntity } from './entity.ts';
 import {
   actionKey,
   bootstrapKey,
   childLinkKey,
+  deliveryKey,
   diagramBatchKey,
   edgeKey,
   grantKey,
@@ -34,6 +36,7 @@ import {
   usernameKey,
   userSessionsIndexKeys,
   usersIndexKeys,
+  webhookKey,
 } from './keys.ts';
 import { listAttributesOf } from './list-indexes.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
@@ -220,3 +223,26 @@ export const loginFailures = defineEntity({
   schema: z.object({ count: z.number(), expiresAtEpoch: z.number() }),
   keys: (_window, subject: ThrottleSubject) => loginFailuresKey(subject),
 });
+
+/** A webhook endpoint (all of them in one partition: see keys.ts). */
+export const webhooks = defineEntity({
+  name: 'Webhook',
+  schema: webhookSchema,
+  keys: (webhook) => webhookKey(webhook.webhookId),
+});
+
+/**
+ * One change for one webhook, with its attempts; expires with the feed's changes. `claimedUntil` marks an
+ * attempt in progress (a repeated queue message finds it taken).
+ */
+export const deliveries = defineEntity({
+  name: 'WebhookDelivery',
+  // expiresAtEpoch is the table's TTL attribute (table-schema.ts).
+  schema: z.object({
+    ...deliverySchema.shape,
+    expiresAtEpoch: z.number(),
+    claimedUntil: z._default(z.number(), 0),
+  }),
+  keys: (delivery) => deliveryKey(delivery.webhookId, delivery.deliveryId),
+});
+export type StoredDelivery = ReturnType<typeof deliveries.fromItem>;

@@ -133,6 +133,16 @@ export const userActionsIndexKeys = (principalId: string, dueDate: string, actio
 });
 export const userActionsPartition = (principalId: string) => `USER_ACTIONS#${principalId}`;
 
+/** Every webhook endpoint, in one partition: deliveries read them all at once, and few are kept. */
+export const WEBHOOKS_PARTITION = 'WEBHOOKS';
+export const webhookKey = (webhookId: string) => ({ PK: WEBHOOKS_PARTITION, SK: `WEBHOOK#${webhookId}` });
+/** A webhook's deliveries, in its own partition, in the order of the changes they carry. */
+export const deliveryKey = (webhookId: string, deliveryId: string) => ({
+  PK: `WEBHOOK#${webhookId}`,
+  SK: `${DELIVERY_PREFIX}${deliveryId}`,
+});
+export const DELIVERY_PREFIX = 'DELIVERY#';
+
 /** The record of a request sent with an Idempotency-Key, by the caller and (a hash of) their key. */
 export const idempotencyKey = (principalId: string, key: string) => ({
   PK: `IDEMPOTENCY#${principalId}#${key}`,

@@ -26,6 +26,8 @@ import { LIST_INDEXES, LIST_PROJECTED_ATTRIBUTES } from './list-indexes.ts';
  * | idempotency key of a request          | PK=IDEMPOTENCY#<principal>#<key hash>           |
  * | a user's upload / their open uploads  | PK=USER#<principalId>, SK (begins_with) UPLOAD# |
  * | the trash, newest first               | PK=TRASH, SK=<deletedAt>#<rootId>               |
+ * | every webhook endpoint                | PK=WEBHOOKS, SK=WEBHOOK#<webhookId>              |
+ * | a webhook's deliveries, newest first  | PK=WEBHOOK#<id>, SK=DELIVERY#<recordedAt>_<changeId> |
  * | children / edges a delete took        | PK=NODE#<parent>, SK begins_with TRASHED#<root># |
  * | list pages (parent, environment, type | 12 list indexes, see list-indexes.ts            |
  * |   scopes × 4 sort keys)               |                                                 |

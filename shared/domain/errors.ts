@@ -110,7 +110,9 @@ export class NotFoundError extends DomainError {
       | 'EDGE_NOT_FOUND'
       | 'UPLOAD_NOT_FOUND'
       | 'VERSION_NOT_FOUND'
-      | 'RELATION_NOT_FOUND',
+      | 'RELATION_NOT_FOUND'
+      | 'WEBHOOK_NOT_FOUND'
+      | 'DELIVERY_NOT_FOUND',
     message: string,
     /** The field that names what was not found, when it came in the body. */
     errors: FieldError[] = [],

@@ -13,6 +13,7 @@ import { measureLoginCost } from './login-cost.ts';
 import { measureProcessCost } from './process-cost.ts';
 import { measureRequestProfile } from './request-profile.ts';
 import { measureUploadCost, UPLOAD_COST_GOALS } from './upload-cost.ts';
+import { measureWebhookDelay } from './webhook-delay.ts';
 
 const TARGETS = { bundleRatio: 1.15, embeddedOverhead: 1.5, retrieveRcuBeyondSession: 1, updateWcu: 3 };
 const mark = (ok: boolean) => (ok ? 'ok  ' : 'MISS');
@@ -106,6 +107,16 @@ for (const [pageSize, rcu] of Object.entries(feedCost.rcuPer1000))
     `  reading ${feedCost.changesRead} changes in pages of ${pageSize}: ${feedCost.pages[Number(pageSize)]} requests, ` +
       `${rcu} RCU per 1,000 changes (session reads included)`,
   );
+
+const webhookDelay = await measureWebhookDelay(bench);
+console.log(
+  `\nWebhooks: ${webhookDelay.deliveries} creates, each delivered to a receiver on this machine (the stream, the ` +
+    'recorder, the dispatcher, the delivery queue, the POST), from the create answered to the message received',
+);
+console.log(
+  `  delay median ${webhookDelay.medianMs} ms, p99 ${webhookDelay.p99Ms} ms, max ${webhookDelay.maxMs} ms; ` +
+    `signatures ${webhookDelay.verified ? 'verified, each message once' : 'WRONG'}`,
+);
 
 const processCost = await measureProcessCost(bench);
 const uploadCost = await measureUploadCost(bench, bench.stack);
@@ -221,6 +232,9 @@ writeFileSync(
       bundles,
       capacity,
       profile,
+      loginCost,
+      feedCost,
+      webhookDelay,
       processCost,
       uploadCost,
       listCost,

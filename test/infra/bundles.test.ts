@@ -84,7 +84,8 @@ describe('function bundles', () => {
       .map((d) => join(assemblyDir, d))
       .filter((d) => existsSync(join(d, 'index.mjs')));
     // Every operation, every background job, and the change recorder.
-    expect(bundles).toHaveLength(OPERATION_LIST.length + Object.keys(BACKGROUND_JOBS).length + 1);
+    // The stream and queue consumers besides: the change recorder, the webhook dispatcher and deliverer.
+    expect(bundles).toHaveLength(OPERATION_LIST.length + Object.keys(BACKGROUND_JOBS).length + 3);
     expect(bundles.filter((d) => existsSync(join(d, BUNDLED_ASSET_DIR)))).toHaveLength(1);
     for (const dir of bundles) {
       const entries = readdirSync(dir);

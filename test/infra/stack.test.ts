@@ -44,11 +44,11 @@ describe('API', () => {
 });
 
 describe('functions', () => {
-  it('one Node.js 22 arm64 function per operation, per background job and the change recorder, logging to one log group with retention', () => {
+  it('one Node.js 22 arm64 function per operation, per background job and per stream or queue consumer, logging to one log group with retention', () => {
     const functions = Object.values(resources(dev, 'AWS::Lambda::Function'));
     const ours = functions.filter((f) => f.Properties.Environment?.Variables?.TABLE_NAME);
-    // The change recorder besides.
-    expect(ours).toHaveLength(OPERATION_LIST.length + Object.keys(BACKGROUND_JOBS).length + 1);
+    // The change recorder, the webhook dispatcher and the webhook deliverer besides.
+    expect(ours).toHaveLength(OPERATION_LIST.length + Object.keys(BACKGROUND_JOBS).length + 3);
     expect(new Set(ours.map((f) => JSON.stringify(f.Properties.LoggingConfig.LogGroup))).size).toBe(1);
     for (const fn of ours) {
       expect(fn.Properties).toMatchObject({
@@ -64,16 +64,20 @@ describe('functions', () => {
     }
   });
 
-  it('shares a role only among operations granted the same access; the stream consumer has its own', () => {
+  it('shares a role only among operations granted the same access; stream and queue consumers have their own', () => {
     const roleOf = (name: string) => JSON.stringify(functionNamed(name).Properties.Role);
     // Same access (read the table, a session): one role.
     expect(roleOf('GetNode')).toBe(roleOf('ListNodes'));
     expect(roleOf('GetNode')).toBe(roleOf('ListChanges'));
     // Different access: different roles.
     expect(roleOf('GetNode')).not.toBe(roleOf('CreateNode'));
+    expect(roleOf('CreateNode')).not.toBe(roleOf('UpdateWebhook'));
     expect(roleOf('Login')).not.toBe(roleOf('Logout'));
+    expect(roleOf('ReplayWebhookDelivery')).not.toBe(roleOf('UpdateWebhook'));
+    const consumers = ['RecordChanges', 'DispatchWebhooks', 'DeliverWebhooks'].map(roleOf);
     const others = OPERATION_LIST.map((op) => roleOf(`${op.name[0]?.toUpperCase()}${op.name.slice(1)}`));
-    expect(others).not.toContain(roleOf('RecordChanges'));
+    expect(new Set(consumers).size).toBe(3);
+    for (const consumer of consumers) expect(others).not.toContain(consumer);
   });
 });
 
@@ -347,9 +351,14 @@ describe('change feed', () => {
     dev.hasResourceProperties('AWS::DynamoDB::Table', {
       StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
     });
-    const [queueId] = Object.keys(dev.findResources('AWS::SQS::Queue'));
-    const mappings = Object.values(resources(dev, 'AWS::Lambda::EventSourceMapping'));
+    const [queueId] = Object.keys(dev.findResources('AWS::SQS::Queue')).filter((id) =>
+      id.startsWith('ParkedChangeBatches'),
+    );
+    const mappings = Object.values(resources(dev, 'AWS::Lambda::EventSourceMapping')).filter((m) =>
+      JSON.stringify(m.Properties.FunctionName).includes('RecordChanges'),
+    );
     expect(mappings).toHaveLength(1);
+    expect(mappings[0]?.Properties.FilterCriteria).toBeUndefined();
     expect(mappings[0]?.Properties).toMatchObject({
       StartingPosition: 'TRIM_HORIZON',
       BatchSize: 100,
@@ -359,6 +368,78 @@ describe('change feed', () => {
     });
     const recorder = JSON.stringify(mappings[0]?.Properties.FunctionName);
     expect(recorder).toContain('RecordChanges');
+  });
+});
+
+describe('webhooks', () => {
+  const mappingOf = (name: string) =>
+    Object.values(resources(dev, 'AWS::Lambda::EventSourceMapping')).find((m) =>
+      JSON.stringify(m.Properties.FunctionName).includes(name),
+    );
+  /** A queue's logical id: its construct's name and CDK's hash. */
+  const queueId = (name: string) =>
+    Object.keys(dev.findResources('AWS::SQS::Queue')).find((id) =>
+      new RegExp(`^${name}[0-9A-F]{8}$`).test(id),
+    ) as string;
+
+  it('dispatches from the stream only the change feed’s new items, with the recorder’s retries and parking', () => {
+    expect(mappingOf('DispatchWebhooks')?.Properties).toMatchObject({
+      StartingPosition: 'TRIM_HORIZON',
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 10,
+      DestinationConfig: {
+        OnFailure: { Destination: { 'Fn::GetAtt': [queueId('ParkedChangeBatches'), 'Arn'] } },
+      },
+      FilterCriteria: {
+        Filters: [
+          {
+            Pattern: JSON.stringify({
+              eventName: ['INSERT'],
+              dynamodb: { Keys: { PK: { S: [{ prefix: 'CHANGES#' }] } } },
+            }),
+          },
+        ],
+      },
+    });
+  });
+
+  it('delivers from a queue with a dead-letter queue, reporting failed messages one by one', () => {
+    const deliveries = queueId('WebhookDeliveries');
+    dev.hasResourceProperties('AWS::SQS::Queue', {
+      RedrivePolicy: {
+        deadLetterTargetArn: { 'Fn::GetAtt': [queueId('WebhookDeliveriesDead'), 'Arn'] },
+        maxReceiveCount: 5,
+      },
+      VisibilityTimeout: 360,
+      SqsManagedSseEnabled: true,
+    });
+    expect(mappingOf('DeliverWebhooks')?.Properties).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': [deliveries, 'Arn'] },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('lets only the dispatcher, the deliverer and the replay send to the delivery queue, by its URL in their environment', () => {
+    const deliveries = queueId('WebhookDeliveries');
+    const senders = [
+      ...OPERATION_LIST.map((op) => `${op.name[0]?.toUpperCase()}${op.name.slice(1)}`),
+      'DispatchWebhooks',
+      'DeliverWebhooks',
+      'RecordChanges',
+    ]
+      .filter((name) =>
+        statementsOf(`${name}Role`).some(
+          (s) => actions(s).includes('sqs:SendMessage') && JSON.stringify(s.Resource).includes(deliveries),
+        ),
+      )
+      .sort();
+    expect(senders).toEqual(['DeliverWebhooks', 'DispatchWebhooks', 'ReplayWebhookDelivery']);
+    for (const name of senders)
+      expect(functionNamed(name).Properties.Environment.Variables.WEBHOOK_QUEUE_URL).toEqual({
+        Ref: deliveries,
+      });
+    expect(functionNamed('UpdateWebhook').Properties.Environment.Variables.WEBHOOK_QUEUE_URL).toBeUndefined();
   });
 });
 

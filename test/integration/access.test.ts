@@ -3,6 +3,7 @@
  * say. A route added without a row here fails the first test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDelivery } from '#shared/data/webhook-repository.ts';
 import { TYPED_LISTS } from '#shared/domain/typed-lists.ts';
 import { TYPED_RETRIEVES } from '#shared/domain/typed-retrieves.ts';
 import { ROUTES } from '#shared/http/routes.ts';
@@ -474,6 +475,86 @@ MATRIX['GET /api/v1/trash'] = {
   call: async () => ({ method: 'GET', path: '/api/v1/trash' }),
 };
 // Everyone signed in follows the feed; what each sees of it is filtered (test/integration/changes.test.ts).
+/** A webhook on folder A, disabled (the access rows send nothing anywhere). */
+async function folderWebhook(): Promise<string> {
+  const made = await api.call('POST', '/api/v1/webhooks', {
+    token: admin(),
+    body: { url: 'https://93.184.216.34/hook', scopeNodeId: world.folderA, enabled: false },
+  });
+  if (made.status !== 201) throw new Error(`webhook: ${made.status} ${made.text}`);
+  return made.body.webhookId;
+}
+/** A parked delivery of a fresh webhook on folder A, written as the deliverer leaves one. */
+async function parkedDelivery(): Promise<{ webhookId: string; deliveryId: string }> {
+  const webhookId = await folderWebhook();
+  const at = new Date().toISOString();
+  const deliveryId = `${at}_access-${Math.random().toString(36).slice(2, 10)}`;
+  await ctx.stack.run(() =>
+    createDelivery({
+      webhookId,
+      deliveryId,
+      messageId: deliveryId,
+      type: 'node.updated',
+      payload: JSON.stringify({ type: 'node.updated', timestamp: at, data: {} }),
+      state: 'parked',
+      attempts: 8,
+      nextAttemptAt: null,
+      createdAt: at,
+      deliveredAt: null,
+      parkedAt: at,
+      log: [],
+      expiresAtEpoch: Math.floor(Date.now() / 1000) + 3600,
+      claimedUntil: 0,
+    }),
+  );
+  return { webhookId, deliveryId };
+}
+/** Webhooks are managed by the system administrator and the admins of their scope; others get 404. */
+const WEBHOOK_ADMINS = (ok: number) => expect6(401, 404, 404, 404, ok, ok);
+MATRIX['POST /api/v1/webhooks'] = {
+  // Folder A: the other environment's admin cannot read it (404); its reader and editor may not (403).
+  expected: expect6(401, 403, 403, 404, 201, 201),
+  call: async () => ({
+    method: 'POST',
+    path: '/api/v1/webhooks',
+    body: { url: 'https://93.184.216.34/hook', scopeNodeId: world.folderA, enabled: false },
+  }),
+};
+MATRIX['GET /api/v1/webhooks'] = {
+  expected: expect6(401, 200, 200, 200, 200, 200),
+  call: async () => ({ method: 'GET', path: '/api/v1/webhooks' }),
+};
+MATRIX['GET /api/v1/webhooks/{webhookId}'] = {
+  expected: WEBHOOK_ADMINS(200),
+  call: async () => ({ method: 'GET', path: `/api/v1/webhooks/${await folderWebhook()}` }),
+};
+MATRIX['PATCH /api/v1/webhooks/{webhookId}'] = {
+  expected: WEBHOOK_ADMINS(200),
+  call: async () => ({
+    method: 'PATCH',
+    path: `/api/v1/webhooks/${await folderWebhook()}`,
+    body: { description: 'changed' },
+  }),
+};
+MATRIX['DELETE /api/v1/webhooks/{webhookId}'] = {
+  expected: WEBHOOK_ADMINS(204),
+  call: async () => ({ method: 'DELETE', path: `/api/v1/webhooks/${await folderWebhook()}` }),
+};
+MATRIX['POST /api/v1/webhooks/{webhookId}/secret'] = {
+  expected: WEBHOOK_ADMINS(200),
+  call: async () => ({ method: 'POST', path: `/api/v1/webhooks/${await folderWebhook()}/secret` }),
+};
+MATRIX['GET /api/v1/webhooks/{webhookId}/deliveries'] = {
+  expected: WEBHOOK_ADMINS(200),
+  call: async () => ({ method: 'GET', path: `/api/v1/webhooks/${await folderWebhook()}/deliveries` }),
+};
+MATRIX['POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/replay'] = {
+  expected: WEBHOOK_ADMINS(202),
+  call: async () => {
+    const { webhookId, deliveryId } = await parkedDelivery();
+    return { method: 'POST', path: `/api/v1/webhooks/${webhookId}/deliveries/${deliveryId}/replay` };
+  },
+};
 MATRIX['GET /api/v1/changes'] = {
   expected: expect6(401, 200, 200, 200, 200, 200),
   call: async () => ({ method: 'GET', path: '/api/v1/changes?pageSize=5' }),

@@ -40,15 +40,18 @@ beforeAll(async () => {
     credentials: EMBEDDED_CREDENTIALS,
   });
   db = DynamoDBDocumentClient.from(client);
-  await client.send(
-    new CreateTableCommand({
-      TableName,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
-      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
-    }),
-  );
+  await client.send(new CreateTableCommand(byId(TableName)));
 });
+
+/** A table keyed by `id` alone. */
+function byId(name: string) {
+  return {
+    TableName: name,
+    BillingMode: 'PAY_PER_REQUEST' as const,
+    AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' as const }],
+    KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' as const }],
+  };
+}
 afterAll(async () => {
   await local.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -457,14 +460,7 @@ describe('commits that take as long as DynamoDB’s', () => {
         region: 'us-east-1',
         credentials: EMBEDDED_CREDENTIALS,
       });
-      await client.send(
-        new CreateTableCommand({
-          TableName,
-          BillingMode: 'PAY_PER_REQUEST',
-          AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
-          KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
-        }),
-      );
+      await client.send(new CreateTableCommand(byId(TableName)));
       const slowDb = DynamoDBDocumentClient.from(client);
       const write = (i: number) =>
         slowDb.send(

@@ -12,6 +12,7 @@ import * as service from './service.ts';
 import * as trash from './trash.ts';
 import * as uploads from './uploads.ts';
 import * as versions from './versions.ts';
+import * as webhooks from './webhooks.ts';
 
 export const OPERATION_LIST = [
   ...Object.values(auth),
@@ -26,6 +27,7 @@ export const OPERATION_LIST = [
   ...Object.values(relations),
   ...Object.values(actions),
   ...Object.values(changes),
+  ...Object.values(webhooks),
   ...Object.values(service),
 ];
 

@@ -1,0 +1,262 @@
+/**
+ * Webhook endpoints and their deliveries. Endpoints sit in one partition (a dispatch reads them all in one
+ * Query); an endpoint's item is written when an administrator changes it and when a delivery parks or
+ * recovers, never per delivery. Each delivery is its own item in its endpoint's partition, in the order of
+ * the changes: an attempt claims it with a conditional update first, so a queue message delivered twice
+ * (SQS is at least once) sends it once.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb } from '#shared/clients/dynamodb.ts';
+import { config } from '#shared/config/index.ts';
+import type { DeliveryAttempt, DeliveryState, Webhook } from '#shared/domain/webhooks.ts';
+import { writtenIfHeld } from './conditional-writes.ts';
+import { deliveries, type StoredDelivery, webhooks } from './entities.ts';
+import { DELIVERY_PREFIX, deliveryKey, WEBHOOKS_PARTITION, webhookKey } from './keys.ts';
+import { getItem, queryAll } from './reads.ts';
+import { TABLE_SCHEMA } from './table-schema.ts';
+
+const table = () => config().tableName;
+
+export async function findWebhook(webhookId: string): Promise<Webhook | null> {
+  const item = await getItem(webhookKey(webhookId));
+  return item ? webhooks.fromItem(item) : null;
+}
+
+/** Every endpoint, strongly consistent (one just registered gets the next change). */
+export async function allWebhooks(): Promise<Webhook[]> {
+  const items = await queryAll(TABLE_SCHEMA.partitionKey, WEBHOOKS_PARTITION, { consistent: true });
+  return items.map(webhooks.fromItem);
+}
+
+export async function createWebhook(webhook: Webhook): Promise<void> {
+  await dynamoDb().send(
+    new PutCommand({
+      TableName: table(),
+      Item: webhooks.toItem(webhook),
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }),
+  );
+}
+
+/** Writes a changed endpoint if nobody changed it since `expectedModifiedAt` (false otherwise). */
+export function replaceWebhook(webhook: Webhook, expectedModifiedAt: string): Promise<boolean> {
+  return writtenIfHeld(
+    dynamoDb().send(
+      new PutCommand({
+        TableName: table(),
+        Item: webhooks.toItem(webhook),
+        ConditionExpression: 'modifiedAt = :expected',
+        ExpressionAttributeValues: { ':expected': expectedModifiedAt },
+      }),
+    ),
+  );
+}
+
+export function deleteWebhook(webhookId: string): Promise<boolean> {
+  return writtenIfHeld(
+    dynamoDb().send(
+      new DeleteCommand({
+        TableName: table(),
+        Key: webhookKey(webhookId),
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
+    ),
+  );
+}
+
+/** A delivery parked: one more failure in a row for its endpoint (if it still exists). */
+export async function noteParked(webhookId: string): Promise<void> {
+  await writtenIfHeld(
+    dynamoDb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: webhookKey(webhookId),
+        UpdateExpression: 'ADD consecutiveFailures :one',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':one': 1 },
+      }),
+    ),
+  );
+}
+
+/** A delivery got through: the endpoint's failures in a row end (written only if there were any). */
+export async function noteDelivered(webhookId: string): Promise<void> {
+  await writtenIfHeld(
+    dynamoDb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: webhookKey(webhookId),
+        UpdateExpression: 'SET consecutiveFailures = :zero',
+        ConditionExpression: 'attribute_exists(PK) AND consecutiveFailures > :zero',
+        ExpressionAttributeValues: { ':zero': 0 },
+      }),
+    ),
+  );
+}
+
+/** Records a new delivery; false if it is there already (a change dispatched again). */
+export function createDelivery(delivery: StoredDelivery): Promise<boolean> {
+  return writtenIfHeld(
+    dynamoDb().send(
+      new PutCommand({
+        TableName: table(),
+        Item: deliveries.toItem(delivery),
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    ),
+  );
+}
+
+export async function findDelivery(webhookId: string, deliveryId: string): Promise<StoredDelivery | null> {
+  const item = await getItem(deliveryKey(webhookId, deliveryId));
+  return item ? deliveries.fromItem(item) : null;
+}
+
+const OPEN_STATES = { ':pending': 'pending', ':retrying': 'retrying' };
+
+/**
+ * Takes a delivery for its attempt number `attempt` until `untilMs`: only while it is still open, still at
+ * that attempt, and nobody else holds it. Null when it cannot be taken (done, parked, moved on, or held).
+ */
+export async function claimDelivery(
+  webhookId: string,
+  deliveryId: string,
+  attempt: number,
+  nowMs: number,
+  untilMs: number,
+): Promise<StoredDelivery | null> {
+  return updatedOrNull(
+    new UpdateCommand({
+      TableName: table(),
+      Key: deliveryKey(webhookId, deliveryId),
+      UpdateExpression: 'SET claimedUntil = :until',
+      ConditionExpression:
+        'attempts = :attempt AND #state IN (:pending, :retrying) AND ' +
+        '(attribute_not_exists(claimedUntil) OR claimedUntil < :now)',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':until': untilMs, ':attempt': attempt, ':now': nowMs, ...OPEN_STATES },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+}
+
+/** The delivery an update made, or null when its condition did not hold. */
+async function updatedOrNull(update: UpdateCommand): Promise<StoredDelivery | null> {
+  try {
+    const { Attributes } = await dynamoDb().send(update);
+    return Attributes ? deliveries.fromItem(Attributes) : null;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return null;
+    throw error;
+  }
+}
+
+/** What an attempt left: the delivery's next state, and its log with the attempt added. */
+export interface AttemptOutcome {
+  state: DeliveryState;
+  log: DeliveryAttempt[];
+  nextAttemptAt: string | null;
+  at: string;
+}
+
+/** Ends a claimed attempt (attempt number `attempt`): the delivery moves on to `attempt + 1`. */
+export function recordAttempt(
+  webhookId: string,
+  deliveryId: string,
+  attempt: number,
+  outcome: AttemptOutcome,
+): Promise<boolean> {
+  const done = outcome.state === 'delivered' ? 'deliveredAt' : outcome.state === 'parked' ? 'parkedAt' : null;
+  return writtenIfHeld(
+    dynamoDb().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: deliveryKey(webhookId, deliveryId),
+        UpdateExpression:
+          'SET attempts = :next, #state = :state, #log = :log, nextAttemptAt = :nextAt, claimedUntil = :zero' +
+          (done ? `, ${done} = :at` : ''),
+        ConditionExpression: 'attempts = :attempt',
+        ExpressionAttributeNames: { '#state': 'state', '#log': 'log' },
+        ExpressionAttributeValues: {
+          ':next': attempt + 1,
+          ':attempt': attempt,
+          ':state': outcome.state,
+          ':log': outcome.log,
+          ':nextAt': outcome.nextAttemptAt,
+          ':zero': 0,
+          ...(done ? { ':at': outcome.at } : {}),
+        },
+      }),
+    ),
+  );
+}
+
+/**
+ * Sends a delivered or parked delivery again: open again at attempt 0 (its log kept), and kept another
+ * retention period. Null when it is still on its way (pending or retrying) or gone.
+ */
+export async function reopenDelivery(
+  webhookId: string,
+  deliveryId: string,
+  expiresAtEpoch: number,
+): Promise<StoredDelivery | null> {
+  return updatedOrNull(
+    new UpdateCommand({
+      TableName: table(),
+      Key: deliveryKey(webhookId, deliveryId),
+      UpdateExpression:
+        'SET #state = :pending, attempts = :zero, nextAttemptAt = :none, deliveredAt = :none, ' +
+        'parkedAt = :none, claimedUntil = :zero, expiresAtEpoch = :expires',
+      ConditionExpression: '#state IN (:delivered, :parked)',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: {
+        ':pending': 'pending',
+        ':delivered': 'delivered',
+        ':parked': 'parked',
+        ':zero': 0,
+        ':none': null,
+        ':expires': expiresAtEpoch,
+      },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+}
+
+/** A page of an endpoint's deliveries, newest first, optionally of one state; `after` is where the last ended. */
+export async function deliveriesOf(
+  webhookId: string,
+  options: { state?: DeliveryState; after?: string; pageSize: number },
+): Promise<{ deliveries: StoredDelivery[]; last: string | null }> {
+  const found: StoredDelivery[] = [];
+  let startKey: Record<string, unknown> | undefined = options.after
+    ? deliveryKey(webhookId, options.after)
+    : undefined;
+  // A state filter is applied after each read: read on until the page is full or the log ends.
+  do {
+    const page = await dynamoDb().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ...(options.state
+          ? {
+              FilterExpression: '#state = :state',
+              ExpressionAttributeNames: { '#state': 'state' },
+            }
+          : {}),
+        ExpressionAttributeValues: {
+          ':pk': deliveryKey(webhookId, '').PK,
+          ':prefix': DELIVERY_PREFIX,
+          ...(options.state ? { ':state': options.state } : {}),
+        },
+        ScanIndexForward: false,
+        Limit: options.pageSize - found.length,
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
+    );
+    found.push(...(page.Items ?? []).map(deliveries.fromItem));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && found.length < options.pageSize);
+  const last = startKey ? String(startKey.SK).slice(DELIVERY_PREFIX.length) : null;
+  return { deliveries: found, last };
+}

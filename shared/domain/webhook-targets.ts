@@ -1,0 +1,68 @@
+/**
+ * Where webhooks may be sent. An endpoint is a URL anyone with an admin role can type, and the service
+ * calls it from inside the cloud: without rules, it could be pointed at the instance metadata service,
+ * at other services in a private network, or at the service itself (SSRF). So:
+ * - https only (http only to loopback on the embedded stack, when WEBHOOK_ALLOW_LOOPBACK is on);
+ * - no credentials in the URL (they would be stored and logged);
+ * - every address the host resolves to must be a public unicast address: private, loopback,
+ *   link-local (169.254.169.254 included), unique-local, carrier-grade NAT, multicast, reserved and
+ *   documentation ranges are refused, IPv4 written inside IPv6 too. Loopback alone is let through by
+ *   WEBHOOK_ALLOW_LOOPBACK, which only the embedded stack accepts.
+ * The address is checked when the endpoint is registered and again at every connection (the lookup the
+ * socket uses), so a name that resolves elsewhere later (DNS rebinding) is refused then. Redirects are
+ * never followed.
+ */
+import ipaddr from 'ipaddr.js';
+
+export interface TargetRules {
+  /** The embedded stack's setting: loopback addresses (and http to them) are allowed. */
+  allowLoopback: boolean;
+}
+
+/** Why a URL or an address is refused; undefined when it is allowed. */
+export type Refusal = string | undefined;
+
+/** The ranges ipaddr.js names that are not the public Internet. */
+const PUBLIC_RANGE = 'unicast';
+
+/** Whether the service may connect to `address` (an IP address as a string). */
+export function addressRefusal(address: string, rules: TargetRules): Refusal {
+  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  }
+  const range = parsed.range();
+  if (range === PUBLIC_RANGE) return undefined;
+  if (range === 'loopback' && rules.allowLoopback) return undefined;
+  return `${address} is a ${range} address; webhooks go to public addresses only`;
+}
+
+/** The URL of an endpoint as registered: parsed, or the reason it is refused. */
+export function urlRefusal(url: string, rules: TargetRules): { url: URL } | { refusal: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { refusal: 'must be an absolute URL (https://…)' };
+  }
+  if (parsed.username || parsed.password) return { refusal: 'must not carry a user name or password' };
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && rules.allowLoopback)) {
+    return { refusal: 'must be an https URL' };
+  }
+  if (parsed.hash) return { refusal: 'must not have a fragment' };
+  return { url: parsed };
+}
+
+/** An http URL is only for loopback endpoints (embedded stack, WEBHOOK_ALLOW_LOOPBACK). */
+export function schemeRefusal(url: URL, addresses: readonly string[]): Refusal {
+  if (url.protocol === 'https:') return undefined;
+  const loopback = addresses.every((address) => {
+    let parsed = ipaddr.parse(address);
+    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+      parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+    }
+    return parsed.range() === 'loopback';
+  });
+  return loopback ? undefined : 'must be an https URL (http is for loopback endpoints only)';
+}

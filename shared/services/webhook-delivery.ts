@@ -1,0 +1,117 @@
+/**
+ * One attempt of one webhook delivery, as the delivery queue hands it over. The attempt claims its
+ * delivery (only if it is still open and at this attempt, so a message delivered twice sends once),
+ * signs the message as Standard Webhooks says (`webhook-id` the change's id, `webhook-timestamp`,
+ * `webhook-signature` with the endpoint's secret, and with its previous one too for a day after a
+ * rotation), posts it, and writes the outcome to the delivery's log:
+ * - a 2xx answer: delivered;
+ * - anything else (another status, no answer, a refused address): retried after the next wait of the
+ *   schedule (webhooks.ts, or WEBHOOK_RETRY_SECONDS), through the queue; once the schedule is used up,
+ *   parked, and the endpoint's count of failures in a row goes up. An administrator reads the log and
+ *   replays what was parked.
+ */
+import { Webhook as Signer } from 'standardwebhooks';
+import { type SendOutcome, sendWebhook } from '#shared/clients/webhook-http.ts';
+import { config } from '#shared/config/index.ts';
+import { type AttemptMessage, enqueueAttempts, MAX_QUEUE_DELAY_SECONDS } from '#shared/data/webhook-queue.ts';
+import {
+  claimDelivery,
+  findDelivery,
+  findWebhook,
+  noteDelivered,
+  noteParked,
+  recordAttempt,
+} from '#shared/data/webhook-repository.ts';
+import {
+  ATTEMPT_TIMEOUT_MS,
+  DELIVERY_LOG_LENGTH,
+  type DeliveryAttempt,
+  retryDelaySeconds,
+  type Webhook,
+} from '#shared/domain/webhooks.ts';
+
+/** How long an attempt holds its delivery: longer than the attempt can take. */
+const CLAIM_MS = ATTEMPT_TIMEOUT_MS + 20_000;
+export const USER_AGENT = 'content-repository-webhooks/1';
+
+/** The `webhook-signature` header: one signature per secret in force, space-separated. */
+export function signatureOf(webhook: Webhook, messageId: string, at: Date, payload: string): string {
+  const secrets = [webhook.secret];
+  if (
+    webhook.previousSecret &&
+    webhook.previousSecretUntil &&
+    Date.parse(webhook.previousSecretUntil) > at.getTime()
+  ) {
+    secrets.push(webhook.previousSecret);
+  }
+  return secrets.map((secret) => new Signer(secret).sign(messageId, at, payload)).join(' ');
+}
+
+/** The attempt's outcome for an endpoint that cannot be called (deleted, disabled). */
+const notSent = (error: string): SendOutcome => ({ status: null, error, durationMs: 0, response: null });
+
+/** Carries out the attempt a queue message names; nothing when it is no longer due or someone has it. */
+export async function attemptDelivery(message: AttemptMessage, nowMs = Date.now()): Promise<void> {
+  const { webhookId, deliveryId, attempt } = message;
+  const delivery = await findDelivery(webhookId, deliveryId);
+  if (!delivery || delivery.attempts !== attempt) return;
+  if (delivery.state !== 'pending' && delivery.state !== 'retrying') return;
+  // A wait longer than the queue can hold comes back early: send it on for the rest of the wait.
+  const waitMs = delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) - nowMs : 0;
+  if (waitMs > 1000) {
+    await enqueueAttempts([{ ...message, delaySeconds: waitMs / 1000 }]);
+    return;
+  }
+  const claimed = await claimDelivery(webhookId, deliveryId, attempt, nowMs, nowMs + CLAIM_MS);
+  if (!claimed) return;
+
+  const webhook = await findWebhook(webhookId);
+  const at = new Date();
+  let outcome: SendOutcome;
+  if (!webhook) outcome = notSent('the endpoint was deleted');
+  else if (!webhook.enabled) outcome = notSent('the endpoint is disabled');
+  else {
+    const configuration = config();
+    outcome = await sendWebhook(
+      webhook.url,
+      {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        'webhook-id': claimed.messageId,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': signatureOf(webhook, claimed.messageId, at, claimed.payload),
+      },
+      claimed.payload,
+      { allowLoopback: configuration.webhookAllowLoopback },
+    );
+  }
+  const entry: DeliveryAttempt = { at: at.toISOString(), ...outcome };
+  const log = [...claimed.log, entry].slice(-DELIVERY_LOG_LENGTH);
+  const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+  // A deleted or disabled endpoint is not retried: its delivery is parked at once (replayable).
+  const delay =
+    delivered || !webhook?.enabled ? undefined : retryDelaySeconds(attempt + 1, config().webhookRetrySeconds);
+  const state = delivered ? 'delivered' : delay === undefined ? 'parked' : 'retrying';
+  const nextAttemptAt = delay === undefined ? null : new Date(at.getTime() + delay * 1000).toISOString();
+  const recorded = await recordAttempt(webhookId, deliveryId, attempt, {
+    state,
+    log,
+    nextAttemptAt,
+    at: at.toISOString(),
+  });
+  if (!recorded) return;
+  if (state === 'retrying') {
+    await enqueueAttempts([
+      {
+        webhookId,
+        deliveryId,
+        attempt: attempt + 1,
+        delaySeconds: Math.min(delay ?? 0, MAX_QUEUE_DELAY_SECONDS),
+      },
+    ]);
+  } else if (state === 'parked' && webhook) {
+    await noteParked(webhookId);
+  } else if (state === 'delivered' && webhook && webhook.consecutiveFailures > 0) {
+    await noteDelivered(webhookId);
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Turns recorded changes into webhook deliveries. Runs on the table's stream, on the change feed's own
+ * items (each change once it is recorded), off every request: for each change and each enabled endpoint
+ * whose scope, events and node types take it, one delivery is recorded and its first attempt queued.
+ *
+ * A batch handed over again (the stream retries a failed one) finds its deliveries recorded already; a
+ * delivery still waiting for its first attempt is queued again, in case the first run ended between
+ * recording it and queueing it (an attempt claims its delivery, so a second message sends nothing twice).
+ * A change the recorder wrote twice (at least once) is two deliveries with one `webhook-id`.
+ */
+import type { StoredChange } from '#shared/data/change-repository.ts';
+import type { StoredDelivery } from '#shared/data/entities.ts';
+import { type AttemptMessage, enqueueAttempts } from '#shared/data/webhook-queue.ts';
+import { allWebhooks, createDelivery, findDelivery } from '#shared/data/webhook-repository.ts';
+import type { Change } from '#shared/domain/changes.ts';
+import {
+  DELIVERY_RETENTION_DAYS,
+  deliveryIdOf,
+  type EventType,
+  eventTypeOf,
+  messageOf,
+  subscribed,
+  type Webhook,
+} from '#shared/domain/webhooks.ts';
+
+/** Deliveries recorded at once (each is its own conditional put). */
+const PARALLEL_PUTS = 16;
+
+/** Whether an endpoint takes a change of this type. */
+export function takes(webhook: Webhook, change: StoredChange, type: EventType): boolean {
+  if (!webhook.enabled || !subscribed(webhook.events, type)) return false;
+  if (webhook.nodeTypes && !(change.nodeType && webhook.nodeTypes.includes(change.nodeType))) return false;
+  const { scopeNodeId } = webhook;
+  return scopeNodeId === null || change.nodeId === scopeNodeId || change.ancestorIds.includes(scopeNodeId);
+}
+
+/** The change as the feed shows it: the message's `data`. */
+const shown = ({ ancestorIds: _a, previousAncestorIds: _p, ...change }: StoredChange): Change => ({
+  '@type': 'Change',
+  ...change,
+});
+
+async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++] as T);
+    }),
+  );
+}
+
+/** Records and queues the deliveries of these changes; answers how many were queued. */
+export async function dispatchChanges(changes: StoredChange[], nowMs = Date.now()): Promise<number> {
+  const typed = changes.flatMap((change) => {
+    const type = eventTypeOf(change.kind);
+    return type ? [{ change, type }] : [];
+  });
+  if (typed.length === 0) return 0;
+  const endpoints = await allWebhooks();
+  const due: StoredDelivery[] = [];
+  for (const { change, type } of typed) {
+    for (const webhook of endpoints) {
+      if (!takes(webhook, change, type)) continue;
+      due.push({
+        webhookId: webhook.webhookId,
+        deliveryId: deliveryIdOf(change),
+        messageId: change.changeId,
+        type,
+        payload: messageOf(shown(change), type),
+        state: 'pending',
+        attempts: 0,
+        nextAttemptAt: null,
+        createdAt: new Date(nowMs).toISOString(),
+        deliveredAt: null,
+        parkedAt: null,
+        log: [],
+        expiresAtEpoch: Math.floor(nowMs / 1000) + DELIVERY_RETENTION_DAYS * 86_400,
+        claimedUntil: 0,
+      });
+    }
+  }
+  const queued: AttemptMessage[] = [];
+  await inParallel(due, PARALLEL_PUTS, async (delivery) => {
+    const { webhookId, deliveryId } = delivery;
+    if (!(await createDelivery(delivery))) {
+      const earlier = await findDelivery(webhookId, deliveryId);
+      if (!earlier || earlier.state !== 'pending' || earlier.attempts !== 0) return;
+    }
+    queued.push({ webhookId, deliveryId, attempt: 0 });
+  });
+  await enqueueAttempts(queued);
+  return queued.length;
+}
