@@ -112,22 +112,30 @@ function queryTable(
   let size = 0;
   let count = 0;
   let items: Item[] = [];
-  const sizesOf = (value: Item) => ({
-    size: db.itemSize(value),
-    pageSize: db.itemSize(value, true, true, rangeKey),
-  });
-  for (const [key, value] of source.range(opts)) {
+  // A count without a filter needs only the entries' sizes: known ones are not decoded again.
+  const decodeAll = data.Select !== 'COUNT' || Boolean(data._filter ?? data.QueryFilter ?? data.ScanFilter);
+  let lastText: string | undefined;
+  for (const [key, text] of source.range(opts)) {
     if ((limit !== undefined && count >= limit) || size >= MAX_PAGE_BYTES) break;
-    const sizes = source.sizes(key, value, sizesOf);
+    let sizes = source.knownSizes(key);
+    const value = decodeAll || !sizes ? (JSON.parse(text) as Item) : undefined;
+    if (!sizes) {
+      sizes = {
+        size: db.itemSize(value as Item),
+        pageSize: db.itemSize(value as Item, true, true, rangeKey),
+      };
+      source.keepSizes(key, sizes);
+    }
     if (calculateCapacity) {
       if (data.IndexName) indexCapacity += sizes.size;
       else tableCapacity += sizes.size;
     }
     count++;
     size += sizes.pageSize;
-    items.push(value);
+    lastText = text;
+    if (value) items.push(value);
   }
-  const lastItem = items[items.length - 1];
+  const lastItem = decodeAll ? items[items.length - 1] : lastText && (JSON.parse(lastText) as Item);
   const queryFilter = data.QueryFilter ?? data.ScanFilter;
   const filter = data._filter as { expression: unknown } | undefined;
   if (filter) items = items.filter((item) => db.matchesExprFilter(item, filter.expression));
@@ -144,7 +152,7 @@ function queryTable(
   const projection = data._projection as { paths: unknown } | undefined;
   const paths = projection ? projection.paths : data.AttributesToGet;
   if (paths) items = items.map((item) => db.mapPaths(paths, item));
-  result.Count = items.length;
+  result.Count = decodeAll ? items.length : count;
   if (data.Select !== 'COUNT') result.Items = items;
   if (calculateCapacity) {
     const factor = data.ConsistentRead ? 1 : 0.5;
@@ -174,6 +182,28 @@ db.queryTable = (...args: unknown[]) => {
   }
   (queryTable as (...a: unknown[]) => void)(...args);
 };
+
+/**
+ * The item a key names, read straight from the store (what a consistent GetItem answers), for the
+ * gateway's own reads of the items a request names: a transaction's snapshots, the images the stream
+ * reports. Undefined when the key is not one dynalite would take for the table as it stands (the caller
+ * then asks with a checked GetItem, which answers the error).
+ */
+export function peekItem(
+  store: DynaliteStore,
+  tableName: string,
+  key: Record<string, unknown>,
+): { item: Data | undefined } | undefined {
+  const table = store.activeTable(tableName);
+  if (!table || Object.keys(key).length !== table.KeySchema.length) return undefined;
+  for (const { AttributeName } of table.KeySchema) {
+    const type = table.AttributeDefinitions.find((d) => d.AttributeName === AttributeName)?.AttributeType;
+    const value = key[AttributeName] as Record<string, unknown> | undefined;
+    if (!type || !value || Object.keys(value).length !== 1 || typeof value[type] !== 'string')
+      return undefined;
+  }
+  return { item: store.getItemDb(tableName).value(db.createKey(key as Item, table)) };
+}
 
 /** Runs one DynamoDB operation (its wire JSON) on the store, as dynalite's server would. */
 export function callDynalite(store: DynaliteStore, operation: string, input: Data): Promise<DynaliteAnswer> {

@@ -71,9 +71,11 @@ export interface RangeOptions {
 }
 
 /** A table description as dynalite keeps it (the parts the store reads). */
-interface TableDescription {
+export interface TableDescription {
   TableName: string;
   TableStatus: string;
+  KeySchema: { AttributeName: string }[];
+  AttributeDefinitions: { AttributeName: string; AttributeType: string }[];
   GlobalSecondaryIndexes?: { IndexName: string }[];
   LocalSecondaryIndexes?: { IndexName: string }[];
 }
@@ -94,13 +96,14 @@ export interface EntrySizes {
 type Value = Record<string, unknown>;
 
 /**
- * Values are kept decoded and handed out as they are, not copied: nothing changes a value it read
- * (dynalite's updateItem changes a deep copy; everything else, the gateway included, only reads), and
- * every write stores a value built afresh from its request. The journal gets each value's JSON.
+ * Values are kept as their JSON text, and every read decodes a fresh copy (as LevelDB's JSON encoding
+ * did). Text, because a library is large and lives in this process's heap: one string per value is one
+ * object for the garbage collector to mark, where a decoded item is dozens (with 50,000 objects decoded
+ * values made every full collection take half a second). The journal gets the same text.
  */
 export class SubDb {
   readonly lock: LockFn = Lock();
-  readonly entries: SortedMap<string, Value> = new BTree<string, Value>();
+  readonly entries: SortedMap<string, string> = new BTree<string, string>();
   /**
    * Index entries' sizes, kept until the entry changes: a page by number counts hundreds of entries
    * it never returns, and their sizes are all it needs of them.
@@ -109,13 +112,19 @@ export class SubDb {
 
   constructor(
     readonly name: string,
-    private readonly changed: (op: 'p' | 'd', sub: string, key: string, value?: Value) => void,
+    private readonly changed: (op: 'p' | 'd', sub: string, key: string, text?: string) => void,
   ) {
     this.entrySizes = isDerived(name) ? new Map() : undefined;
   }
 
   get(key: string, cb: Callback): void {
-    process.nextTick(cb, null, this.entries.get(key));
+    process.nextTick(cb, null, this.value(key));
+  }
+
+  /** The value a key holds, decoded (a copy of its own). */
+  value(key: string): Value | undefined {
+    const text = this.entries.get(key);
+    return text === undefined ? undefined : (JSON.parse(text) as Value);
   }
 
   put(key: string, value: Value, cb: Callback): void {
@@ -137,14 +146,15 @@ export class SubDb {
   }
 
   set(key: string, value: Value): void {
-    // dynalite projects an index entry by copying the projected attributes, absent ones as undefined;
-    // LevelDB's JSON encoding dropped those, and so does this (dynalite's size rules cannot read them).
-    if (this.entrySizes) {
-      for (const attribute of Object.keys(value)) if (value[attribute] === undefined) delete value[attribute];
-    }
-    this.entries.set(key, value);
+    // An index entry's absent projected attributes are undefined: JSON leaves them out, as LevelDB did.
+    this.setText(key, JSON.stringify(value));
+  }
+
+  /** Sets a key's JSON text (how the journal and the rebuilt indexes load it, too). */
+  setText(key: string, text: string): void {
+    this.entries.set(key, text);
     this.entrySizes?.delete(key);
-    this.changed('p', this.name, key, value);
+    this.changed('p', this.name, key, text);
   }
 
   remove(key: string): void {
@@ -152,17 +162,18 @@ export class SubDb {
     if (this.entries.delete(key)) this.changed('d', this.name, key);
   }
 
-  /** An entry's sizes (`compute` works them out the first time). */
-  sizes(key: string, value: Value, compute: (value: Value) => EntrySizes): EntrySizes {
-    const known = this.entrySizes?.get(key);
-    if (known) return known;
-    const sizes = compute(value);
-    this.entrySizes?.set(key, sizes);
-    return sizes;
+  /** An index entry's sizes if known (an entry counted before, unchanged since). */
+  knownSizes(key: string): EntrySizes | undefined {
+    return this.entrySizes?.get(key);
   }
 
-  /** The keys and values in a range, in order (reversed if asked), up to its limit. */
-  *range(options: RangeOptions): Generator<[key: string, value: Value]> {
+  /** Keeps an index entry's sizes until it changes. */
+  keepSizes(key: string, sizes: EntrySizes): void {
+    this.entrySizes?.set(key, sizes);
+  }
+
+  /** The keys and JSON texts in a range, in order (reversed if asked), up to its limit. */
+  *range(options: RangeOptions): Generator<[key: string, text: string]> {
     const { gt, gte, lt, lte, reverse } = options;
     let left = options.limit === undefined || options.limit < 0 ? Number.POSITIVE_INFINITY : options.limit;
     if (left === 0) return;
@@ -188,7 +199,7 @@ export class SubDb {
   }
 
   createValueStream(options: RangeOptions = {}): Readable {
-    return streamOf(this.range(options), ([, value]) => value);
+    return streamOf(this.range(options), ([, text]) => JSON.parse(text));
   }
 
   createKeyStream(options: RangeOptions = {}): Readable {
@@ -201,7 +212,7 @@ export class SubDb {
 }
 
 /** An object stream of a range, read in one go when first pulled (the range is in memory). */
-function streamOf(entries: Iterable<[string, Value]>, pick: (entry: [string, Value]) => unknown): Readable {
+function streamOf(entries: Iterable<[string, string]>, pick: (entry: [string, string]) => unknown): Readable {
   return new Readable({
     objectMode: true,
     read() {
@@ -265,11 +276,11 @@ class Journal {
   }
 }
 
-const journalLine = (op: 'p' | 'd', sub: string, key: string, value?: Value) => {
+const journalLine = (op: 'p' | 'd', sub: string, key: string, text?: string) => {
   if (!SAFE_FIELD.test(sub) || !SAFE_FIELD.test(key)) {
     throw new Error(`The embedded DynamoDB cannot keep the key ${JSON.stringify(key)} of ${sub}`);
   }
-  return op === 'p' ? `p\t${sub}\t${key}\t${JSON.stringify(value)}\n` : `d\t${sub}\t${key}\n`;
+  return op === 'p' ? `p\t${sub}\t${key}\t${text}\n` : `d\t${sub}\t${key}\n`;
 };
 
 /** A journal's complete lines (read as bytes: a journal may outgrow the longest string), a torn last one cut off. */
@@ -300,6 +311,8 @@ export interface DynaliteStore {
   deleteIndexDb(indexType: string, tableName: string, indexName: string, cb: Callback): void;
   deleteTagDb(name: string, cb: Callback): void;
   getTable(name: string, checkStatus: boolean | Callback, cb?: Callback): void;
+  /** A table's description as the item actions see it, if the table is active (not to be changed). */
+  activeTable(name: string): TableDescription | undefined;
   /** Writes the journal lines of the changes made so far. */
   flush(): void;
   close(): void;
@@ -317,7 +330,7 @@ export function openDynaliteStore(options: {
   const tables = new Map<string, TableDescription>();
   let journal: Journal | undefined;
   let loading = true;
-  const changed = (op: 'p' | 'd', sub: string, key: string, value?: Value) => {
+  const changed = (op: 'p' | 'd', sub: string, key: string, value?: string) => {
     if (sub === TABLE_DB) tables.clear();
     if (!loading && journal && !isDerived(sub)) journal.append(journalLine(op, sub, key, value));
   };
@@ -377,8 +390,7 @@ export function openDynaliteStore(options: {
       const check = shared || checkStatus === true;
       let table = shared ? tables.get(name) : undefined;
       if (!table) {
-        const stored = tableDb.entries.get(name);
-        table = stored === undefined ? undefined : (structuredClone(stored) as unknown as TableDescription);
+        table = tableDb.value(name) as TableDescription | undefined;
         if (table && shared && table.TableStatus === 'ACTIVE') tables.set(name, table);
       }
       if (!table || (check && (table.TableStatus === 'CREATING' || table.TableStatus === 'DELETING'))) {
@@ -386,6 +398,16 @@ export function openDynaliteStore(options: {
         return;
       }
       process.nextTick(callback, null, table);
+    },
+    activeTable(name) {
+      let table = tables.get(name);
+      if (!table) {
+        const stored = tableDb.value(name) as TableDescription | undefined;
+        if (stored?.TableStatus !== 'ACTIVE') return undefined;
+        table = stored;
+        tables.set(name, table);
+      }
+      return table;
     },
     flush: () => journal?.flush(),
     close: () => journal?.close(),
@@ -396,7 +418,7 @@ export function openDynaliteStore(options: {
     for (const line of readJournal(options.journalPath)) {
       lines++;
       const [op, name, key, value] = line.split('\t') as [string, string, string, string | undefined];
-      if (op === 'p') sub(name).set(key, JSON.parse(value as string) as Value);
+      if (op === 'p') sub(name).setText(key, value as string);
       else sub(name).remove(key);
     }
     rebuildIndexes(store, tableDb);
@@ -413,19 +435,19 @@ export function openDynaliteStore(options: {
 function* liveLines(subs: Map<string, SubDb>): Generator<string> {
   for (const db of subs.values()) {
     if (isDerived(db.name)) continue;
-    for (const [key, value] of db.entries.entries()) yield journalLine('p', db.name, key, value);
+    for (const [key, text] of db.entries.entries()) yield journalLine('p', db.name, key, text);
   }
 }
 
 /** Index entries from the items, as dynalite's updateIndexes writes them for a new item. */
 function rebuildIndexes(store: DynaliteStore, tableDb: SubDb): void {
-  for (const [, value] of tableDb.entries.entries()) {
-    const table = value as unknown as TableDescription;
+  for (const [, text] of tableDb.entries.entries()) {
+    const table = JSON.parse(text) as TableDescription;
     for (const kind of ['Local', 'Global'] as const) {
       const indexes = table[`${kind}SecondaryIndexes`] ?? [];
       if (indexes.length === 0) continue;
-      for (const [, item] of store.getItemDb(table.TableName).entries.entries()) {
-        const { puts } = dynaliteDb.getIndexActions(indexes, undefined, item, table);
+      for (const [, text] of store.getItemDb(table.TableName).entries.entries()) {
+        const { puts } = dynaliteDb.getIndexActions(indexes, undefined, JSON.parse(text), table);
         for (const put of puts)
           store.getIndexDb(kind, table.TableName, put.index).set(put.key, put.item as Value);
       }

@@ -183,6 +183,42 @@ describe('the embedded DynamoDB store', () => {
     again.close();
   });
 
+  it('counts the same entries, and ends a page at the same key, when their sizes are known from before', async () => {
+    const store = openDynaliteStore({});
+    await createTable(store);
+    for (let i = 0; i < 40; i++) await call(store, 'PutItem', { TableName, Item: item(i, 'same') });
+    const count = (extra: Record<string, unknown> = {}) =>
+      call(store, 'Query', {
+        TableName,
+        IndexName: 'names',
+        KeyConditionExpression: 'byName = :n',
+        ExpressionAttributeValues: {
+          ':n': { S: 'same' },
+          ...((extra.ExpressionAttributeValues as object) ?? {}),
+        },
+        Select: 'COUNT',
+        Limit: 25,
+        ...Object.fromEntries(Object.entries(extra).filter(([k]) => k !== 'ExpressionAttributeValues')),
+      });
+    const first = await count();
+    const again = await count();
+    expect(first).toMatchObject({ Count: 25, ScannedCount: 25 });
+    expect(again).toEqual(first);
+    expect(first.LastEvaluatedKey).toEqual({ PK: { S: 'P' }, SK: { S: 'item 0024' }, byName: { S: 'same' } });
+    const filtered = await count({
+      FilterExpression: 'n < :ten',
+      ExpressionAttributeValues: { ':ten': { N: '10' } },
+    });
+    expect(filtered).toMatchObject({ Count: 10, ScannedCount: 25 });
+    // A changed entry is sized again.
+    await call(store, 'PutItem', { TableName, Item: item(3, 'other') });
+    expect((await count()).LastEvaluatedKey).toEqual({
+      PK: { S: 'P' },
+      SK: { S: 'item 0025' },
+      byName: { S: 'same' },
+    });
+  });
+
   it('reads ranges as a sorted array would: bounds, order and limit', () => {
     const store = openDynaliteStore({});
     const db = store.getItemDb('ranges');
