@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { serveInProcess } from '#shared/clients/in-process-endpoints.ts';
-import { callDynalite } from './dynalite-in-process.ts';
+import { callDynalite, peekItem } from './dynalite-in-process.ts';
 import { openLocalDynamoDbStore } from './dynamodb-data-folder.ts';
 import { DynamoDbWireError, type WireCall } from './dynamodb-errors.ts';
 import { LocalStream } from './dynamodb-stream.ts';
@@ -112,6 +112,9 @@ const failureAnswer = (error: unknown): Answer => {
   return { status: wire.statusCode, body: wire.toJSON() };
 };
 
+/** The fields of a GetItem the gateway answers from the store directly (no projection, no capacity). */
+const PEEKABLE = new Set(['TableName', 'Key', 'ConsistentRead']);
+
 /** What a client sees when a connection drops before the answer (the 'lose-response' fault). */
 const connectionReset = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 
@@ -159,8 +162,15 @@ export async function startLocalDynamoDb(options: {
   /** dynalite's answer to one call, as its HTTP server gave it. */
   const forward = (action: string, input: object): Promise<Answer> =>
     callDynalite(store, action, input as Record<string, unknown>);
-  /** The same, for the gateway's own reads and writes: failures as errors. */
+  /**
+   * The same, for the gateway's own reads and writes: failures as errors. A plain consistent GetItem of a
+   * well-formed key (a snapshot, an image) is read straight from the store.
+   */
   const call: WireCall = async (action, input) => {
+    if (action === 'GetItem' && Object.keys(input).every((field) => PEEKABLE.has(field))) {
+      const peeked = peekItem(store, String(input.TableName), input.Key as Record<string, unknown>);
+      if (peeked) return peeked.item ? { Item: peeked.item } : {};
+    }
     const { status, body } = await forward(action, input);
     if (status !== 200) throw DynamoDbWireError.fromAnswer(status, body);
     return body;

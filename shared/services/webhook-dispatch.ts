@@ -84,7 +84,7 @@ export async function dispatchChanges(changes: StoredChange[], nowMs = Date.now(
     const { webhookId, deliveryId } = delivery;
     if (!(await createDelivery(delivery))) {
       const earlier = await findDelivery(webhookId, deliveryId);
-      if (!earlier || earlier.state !== 'pending' || earlier.attempts !== 0) return;
+      if (earlier?.state !== 'pending' || earlier.attempts !== 0) return;
     }
     queued.push({ webhookId, deliveryId, attempt: 0 });
   });
