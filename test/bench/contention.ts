@@ -33,6 +33,7 @@ const EMULATOR_FILES = [
   'infra/local/dynamodb-errors.ts',
   'infra/local/dynamodb-stream.ts',
   'infra/local/dynamodb-transactions.ts',
+  'infra/local/event-pattern.ts',
   'infra/local/dynamodb-ttl.ts',
   'infra/local/index-lag.ts',
   'infra/local/item-locks.ts',

@@ -8,7 +8,7 @@ import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
+import { awsClientSettings } from '#shared/clients/aws-client-settings.ts';
 import type { BenchStack } from './bench-stack.ts';
 
 // @smithy/core resolves to one (CommonJS) module for `import` and `require` alike under Node.
@@ -135,11 +135,11 @@ export async function measureRequestProfile(
   if (rounds.flat().length !== own)
     throw new Error(`captured ${rounds.flat().length} calls, the retrieve made ${own}`);
 
+  // A bare SDK client on the same transport the functions use (the embedded DynamoDB's endpoint, served
+  // in this process), so the ratio is what the request path adds over its DynamoDB calls.
   const raw = DynamoDBDocumentClient.from(
     new DynamoDBClient({
-      region: stack.config.region,
-      endpoint: stack.config.dynamoDbEndpoint,
-      credentials: EMBEDDED_CREDENTIALS,
+      ...awsClientSettings(stack.config, stack.config.dynamoDbEndpoint),
       maxAttempts: 3,
     }),
     { marshallOptions: { removeUndefinedValues: true } },
