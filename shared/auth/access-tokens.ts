@@ -44,11 +44,34 @@ export interface VerifiedToken extends TokenSubject {
   expiresAt: number;
 }
 
+/** Tokens a warm instance has verified, by their whole text (most recently used last). */
+const verifiedTokens = perConfig(() => new Map<string, VerifiedToken>());
+const VERIFIED_TOKENS_KEPT = 1000;
+
 /**
  * The subject of a valid token; anything else is a 401: a bad signature, alg, issuer or audience, an
  * expired token, one without `iat` or `exp`, or one issued in the future. Needs no storage call.
+ *
+ * A token verified before is taken from memory, by its whole text, until it expires: the same text is
+ * the same signature, so nothing is trusted that was not checked (an ES256 check is a tenth of a warm
+ * retrieve's CPU). Revocation is the session check's, made by the caller either way.
  */
 export async function verifyAccessToken(token: string, now = new Date()): Promise<VerifiedToken> {
+  const known = verifiedTokens();
+  const remembered = known.get(token);
+  if (remembered && remembered.expiresAt > now.getTime() / 1000) {
+    known.delete(token);
+    known.set(token, remembered);
+    return remembered;
+  }
+  known.delete(token);
+  const verified = verifyOnce(token, now);
+  known.set(token, verified);
+  if (known.size > VERIFIED_TOKENS_KEPT) known.delete(known.keys().next().value as string);
+  return verified;
+}
+
+function verifyOnce(token: string, now: Date): VerifiedToken {
   const v = cachedVerifier();
   let payload: Record<string, unknown>;
   try {

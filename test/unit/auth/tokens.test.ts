@@ -110,6 +110,19 @@ describe('tokens signed through KMS', () => {
   });
 });
 
+describe('tokens verified before', () => {
+  it('are taken from memory until they expire, and a changed copy is checked like any other', async () => {
+    const token = await issueAccessToken(subject, new Date(), new Date(Date.now() + 1500));
+    expect(await verifyAndBound(token)).toEqual(subject);
+    expect(await verifyAndBound(token)).toEqual(subject);
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const flipped = `${signature.slice(0, -2)}${signature.at(-2) === 'A' ? 'B' : 'A'}${signature.at(-1)}`;
+    await refused(`${header}.${payload}.${flipped}`);
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    await refused(token);
+  });
+});
+
 describe('refused tokens', () => {
   it('alg none', async () => {
     await refused(`${b64({ alg: 'none', typ: 'JWT', kid: await kid() })}.${b64(claims())}.`);
