@@ -8,15 +8,12 @@ import { randomBytes } from 'node:crypto';
 import { resolveAll } from '#shared/clients/webhook-http.ts';
 import { config } from '#shared/config/index.ts';
 import { findNode, findNodes } from '#shared/data/node-repository.ts';
-import { enqueueAttempts } from '#shared/data/webhook-queue.ts';
 import {
   allWebhooks,
   createWebhook,
   deleteWebhook,
   deliveriesOf,
-  findDelivery,
   findWebhook,
-  reopenDelivery,
   replaceWebhook,
 } from '#shared/data/webhook-repository.ts';
 import {
@@ -33,7 +30,6 @@ import type { Caller } from '#shared/domain/user.ts';
 import { addressRefusal, schemeRefusal, urlRefusal } from '#shared/domain/webhook-targets.ts';
 import {
   DELIVERY_ID,
-  DELIVERY_RETENTION_DAYS,
   type DeliveryState,
   type DeliveryView,
   deliveryView,
@@ -123,7 +119,7 @@ function manages(caller: Caller, webhook: Webhook, scopes: Map<string, Node>): b
 }
 
 /** An endpoint the caller manages; 404 for any other (never telling it exists). */
-async function managedWebhook(caller: Caller, webhookId: string): Promise<Webhook> {
+export async function managedWebhook(caller: Caller, webhookId: string): Promise<Webhook> {
   const webhook = await findWebhook(webhookId);
   if (!webhook) throw webhookNotFound(webhookId);
   const scope = webhook.scopeNodeId ? await findNode(webhook.scopeNodeId) : null;
@@ -254,29 +250,4 @@ export async function deliveriesPage(
     results: page.deliveries.map(deliveryView),
     nextCursor: page.last ? encodeCursor(page.last) : null,
   };
-}
-
-/** Sends a delivered or parked delivery again, from its first attempt (its log is kept). */
-export async function replayDelivery(
-  caller: Caller,
-  webhookId: string,
-  deliveryId: string,
-): Promise<DeliveryView> {
-  await managedWebhook(caller, webhookId);
-  const notFound = new NotFoundError(
-    'DELIVERY_NOT_FOUND',
-    `No delivery ${deliveryId} of webhook ${webhookId}`,
-  );
-  const existing = await findDelivery(webhookId, deliveryId);
-  if (!existing) throw notFound;
-  const expires = Math.floor(Date.now() / 1000) + DELIVERY_RETENTION_DAYS * 86_400;
-  const reopened = await reopenDelivery(webhookId, deliveryId, expires);
-  if (!reopened) {
-    throw new ConflictError(
-      'DELIVERY_IN_PROGRESS',
-      'The delivery is still being attempted (pending or retrying): wait for it to be delivered or parked',
-    );
-  }
-  await enqueueAttempts([{ webhookId, deliveryId, attempt: 0 }]);
-  return deliveryView(reopened);
 }
