@@ -1,9 +1,11 @@
 /**
  * How every function is bundled, in esbuild's terms: the CDK construct and the benchmark both build
- * from these settings, so the bytes the benchmark reports are the bytes Lambda loads.
+ * with bundleFunction, so the bytes the benchmark reports are the bytes Lambda loads.
  */
 
 import { join } from 'node:path';
+import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
+import { CHUNK_FOLDER } from '#shared/bundle-layout.ts';
 
 /** Lambda's credentials are in its environment: bundles carry that one provider, not the whole chain. */
 export const CREDENTIALS_ALIAS = {
@@ -25,8 +27,8 @@ export const FUNCTION_BUNDLING = {
   format: 'esm',
   target: 'node22',
   minify: true,
-  // Beside the bundle, never loaded at init; shared/logging/source-mapped-stack.ts reads it when an
-  // error is first logged. File and line are enough there: no sources inside.
+  // Beside each module, never loaded at init; shared/logging/source-mapped-stack.ts reads one when an
+  // error is first logged from it. File and line are enough there: no sources inside.
   sourcemap: 'external',
   sourcesContent: false,
   treeShaking: true,
@@ -34,3 +36,35 @@ export const FUNCTION_BUNDLING = {
   banner: ESM_REQUIRE_BANNER,
   alias: CREDENTIALS_ALIAS,
 } as const;
+
+/** esbuild's options for one function: its handler module in, `index.mjs` and its chunks out. */
+export function functionBuildOptions(entry: string, outDir: string): BuildOptions {
+  return {
+    ...FUNCTION_BUNDLING,
+    mainFields: [...FUNCTION_BUNDLING.mainFields],
+    alias: { ...FUNCTION_BUNDLING.alias },
+    // Every chunk needs its own `require` (module scope).
+    banner: { js: FUNCTION_BUNDLING.banner },
+    bundle: true,
+    // A module the code loads with `import()` (the S3 client where few requests touch a file, the
+    // Lambda client that starts an assembly) becomes a chunk of its own: a cold start parses the entry
+    // and what it imports statically, and a chunk only when a request first reaches for it.
+    splitting: true,
+    entryPoints: { index: entry },
+    outdir: outDir,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: `${CHUNK_FOLDER}/[name]-[hash]`,
+    metafile: true,
+    logLevel: 'silent',
+  };
+}
+
+/**
+ * Bundles a function's handler into `outDir` (synchronously: CDK's local bundling cannot wait). Returns
+ * the build's metafile, which says which output is the entry and which are chunks. `overrides` is for
+ * the benchmark's baselines, built otherwise alike.
+ */
+export function bundleFunction(entry: string, outDir: string, overrides: BuildOptions = {}): Metafile {
+  const result = buildSync({ ...functionBuildOptions(entry, outDir), ...overrides });
+  return result.metafile as Metafile;
+}

@@ -1,40 +1,61 @@
 /**
  * The one construct that gives every operation's function its defaults: Node.js 22 on arm64, an ESM
- * bundle (minified, tree-shaken, AWS SDK included, no source maps), the stack's log group, and a role
- * with exactly the grants its route-table entry asks for (shared with the functions that ask for the
- * same: function-roles.ts), and the names of the jobs and queues it uses in its environment.
+ * bundle (minified, tree-shaken, AWS SDK included, split where code loads modules on demand, source maps
+ * beside it), the stack's log group, and a role with exactly the grants its route-table entry asks for
+ * (shared with the functions that ask for the same: function-roles.ts), and the names of the jobs and
+ * queues it uses in its environment.
  */
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Duration, Validations } from 'aws-cdk-lib';
-import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { AssetHashType, DockerImage, Duration, Validations } from 'aws-cdk-lib';
 import {
-  type ICommandHooks,
-  NodejsFunction,
-  OutputFormat,
-  SourceMapMode,
-} from 'aws-cdk-lib/aws-lambda-nodejs';
+  Architecture,
+  Code,
+  Function as LambdaFunction,
+  LoggingFormat,
+  Runtime,
+} from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { JOB_FUNCTION_VARIABLE, QUEUES } from '#shared/api/background-jobs.ts';
 import type { FunctionDeclaration } from '#shared/api/operation.ts';
 import { BUNDLED_ASSET_DIR, REFERENCE_ASSET_FILES } from '#shared/api/reference-assets.ts';
-import { FUNCTION_BUNDLING } from '../bundling.ts';
+import { bundleFunction } from '../bundling.ts';
 import { type FunctionRoles, type RoleResources, roleFor } from './function-roles.ts';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
 
 /** Swagger UI's files go next to the bundle of the function that serves them. */
-const copyReferenceAssets: ICommandHooks = {
-  beforeBundling: () => [],
-  beforeInstall: () => [],
-  afterBundling: (inputDir, outputDir) => {
-    const from = join(inputDir, 'node_modules', 'swagger-ui-dist');
-    const to = join(outputDir, BUNDLED_ASSET_DIR);
-    return [
-      `mkdir -p "${to}"`,
-      ...Object.keys(REFERENCE_ASSET_FILES).map((file) => `cp "${join(from, file)}" "${to}/"`),
-    ];
-  },
-};
+function copyReferenceAssets(outputDir: string): void {
+  const from = join(PROJECT_ROOT, 'node_modules', 'swagger-ui-dist');
+  const to = join(outputDir, BUNDLED_ASSET_DIR);
+  mkdirSync(to, { recursive: true });
+  for (const file of Object.keys(REFERENCE_ASSET_FILES)) copyFileSync(join(from, file), join(to, file));
+}
+
+/**
+ * The function's code: its handler bundled here by esbuild, in process (no Docker). NodejsFunction
+ * cannot do this: it writes one file, and a split bundle is a folder (index.mjs and its chunks). The
+ * asset's hash is the bundle's, so an unchanged bundle is not uploaded again.
+ */
+function bundledCode(operation: FunctionDeclaration): Code {
+  return Code.fromAsset(PROJECT_ROOT, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Never pulled: local bundling always succeeds or throws.
+      image: DockerImage.fromRegistry('local-bundling-only'),
+      // Not run either; it names what is bundled, and CDK keys its cache of staged assets on these
+      // options: without it, every function would get the first one's bundle.
+      command: ['esbuild', operation.handler, ...(operation.servesReferenceAssets ? ['swagger-ui'] : [])],
+      local: {
+        tryBundle(outputDir) {
+          bundleFunction(join(PROJECT_ROOT, operation.handler), outputDir);
+          if (operation.servesReferenceAssets) copyReferenceAssets(outputDir);
+          return true;
+        },
+      },
+    },
+  });
+}
 
 export interface ApiFunctionProps extends RoleResources {
   /** An operation's function, or a background job's. */
@@ -48,7 +69,7 @@ export interface ApiFunctionProps extends RoleResources {
 }
 
 export class ApiFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
@@ -75,9 +96,9 @@ export class ApiFunction extends Construct {
       ? props.roles.for(operation.access)
       : roleFor(this, 'Role', operation.access, props);
 
-    this.function = new NodejsFunction(this, 'Function', {
-      entry: join(PROJECT_ROOT, operation.handler),
-      handler: 'handler',
+    this.function = new LambdaFunction(this, 'Function', {
+      code: bundledCode(operation),
+      handler: 'index.handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: operation.memoryMb ?? 512,
@@ -86,23 +107,6 @@ export class ApiFunction extends Construct {
       logGroup,
       loggingFormat: LoggingFormat.JSON,
       environment: { ...props.environment, ...jobVariables, ...queueVariables },
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-      bundling: {
-        format: OutputFormat.ESM,
-        target: FUNCTION_BUNDLING.target,
-        minify: FUNCTION_BUNDLING.minify,
-        sourceMap: true,
-        sourceMapMode: SourceMapMode.EXTERNAL,
-        sourcesContent: FUNCTION_BUNDLING.sourcesContent,
-        mainFields: [...FUNCTION_BUNDLING.mainFields],
-        banner: FUNCTION_BUNDLING.banner,
-        esbuildArgs: Object.fromEntries(
-          Object.entries(FUNCTION_BUNDLING.alias).map(([from, to]) => [`--alias:${from}`, to]),
-        ),
-        bundleAwsSDK: true,
-        ...(operation.servesReferenceAssets ? { commandHooks: copyReferenceAssets } : {}),
-      },
     });
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { bundleDir } from '#shared/bundle-layout.ts';
 
 /** Files of swagger-ui-dist the reference serves, and their media types. */
 export const REFERENCE_ASSET_FILES: Readonly<Record<string, string>> = {
@@ -50,8 +50,7 @@ let assetDir: string | undefined;
 
 function locateAssets(): string {
   if (assetDir) return assetDir;
-  const here = dirname(fileURLToPath(import.meta.url));
-  const bundled = join(here, BUNDLED_ASSET_DIR);
+  const bundled = join(bundleDir(import.meta.url), BUNDLED_ASSET_DIR);
   assetDir = existsSync(bundled)
     ? bundled
     : dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));

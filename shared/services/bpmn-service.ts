@@ -6,7 +6,6 @@
 import type { DiagramEdge, DiagramTask, ImportedDiagram, ReportedElement } from '#shared/bpmn/diagram.ts';
 import { readBpmn } from '#shared/bpmn/read-bpmn.ts';
 import { writeBpmn } from '#shared/bpmn/write-bpmn.ts';
-import { discardBpmnTemplate, readBpmnTemplate, saveBpmnTemplate } from '#shared/data/bpmn-templates.ts';
 import { findLiveChildren } from '#shared/data/node-repository.ts';
 import type { NodeWrite } from '#shared/data/node-write-path.ts';
 import type { BpmnImport } from '#shared/domain/bpmn-import.ts';
@@ -19,6 +18,12 @@ import type { Caller } from '#shared/domain/user.ts';
 import { getNode } from './node-service.ts';
 import { commitToProcess } from './process-changes.ts';
 import { diagramOf, edgeView, newTask, processForChange } from './process-diagram-service.ts';
+
+/**
+ * The imported files kept in S3, loaded when first used: an export of a process that never came from a
+ * BPMN file reads none, and the S3 client is a third of the bundle a cold start would parse.
+ */
+const bpmnTemplates = () => import('#shared/data/bpmn-templates.ts');
 
 const tasksOf = async (processId: string) =>
   (await findLiveChildren(processId)).filter((child) => child.nodeType === 'TASK');
@@ -33,7 +38,8 @@ export async function exportProcessBpmn(
     throw new NotFoundError('NODE_NOT_FOUND', `No process with id ${processId}`);
   const { tasks, edges } = await diagramOf(processId, await tasksOf(processId));
   const templateKey = process.fields.bpmnTemplateKey;
-  const template = typeof templateKey === 'string' ? await readBpmnTemplate(templateKey) : null;
+  const template =
+    typeof templateKey === 'string' ? await (await bpmnTemplates()).readBpmnTemplate(templateKey) : null;
   const xml = await writeBpmn(
     template,
     { nodeId: process.nodeId, name: process.name },
@@ -125,7 +131,7 @@ export async function importProcessBpmn(caller: Caller, processId: string, xml: 
     targetPortPoint: edge.targetPortPoint,
     bpmnElementId: edge.bpmnElementId,
   }));
-  const bpmnTemplateKey = await saveBpmnTemplate(processId, diagram.template);
+  const bpmnTemplateKey = await (await bpmnTemplates()).saveBpmnTemplate(processId, diagram.template);
   const committed = await commitToProcess(
     caller,
     process,
@@ -137,7 +143,7 @@ export async function importProcessBpmn(caller: Caller, processId: string, xml: 
   ).catch(async (error: unknown) => {
     // Should a commit that reported failure have landed after all, the export finds no file and writes the
     // diagram without what the import kept beyond tasks and flows: less, never wrong.
-    await discardBpmnTemplate(bpmnTemplateKey);
+    await (await bpmnTemplates()).discardBpmnTemplate(bpmnTemplateKey);
     throw error;
   });
   return {

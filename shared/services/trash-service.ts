@@ -4,7 +4,6 @@
  * good with its files, within TRASH_RETENTION_DAYS.
  */
 import type { TrashEntry } from '#shared/data/entities.ts';
-import { deleteFile } from '#shared/data/file-tags.ts';
 import { trashedChildPrefix, trashedEdgePrefix } from '#shared/data/keys.ts';
 import { findNode, findNodes } from '#shared/data/node-repository.ts';
 import {
@@ -206,7 +205,11 @@ export async function purgeSubtree(caller: Caller, rootId: string): Promise<void
     // The node's own partition (its relations and their counts too), and its link in its parent's trash.
     await deleteItems(items.map((item) => ({ PK: item.PK, SK: item.SK })));
   }
-  await Promise.all([...fileIds].map((fileId) => deleteFile(fileId)));
+  if (fileIds.size) {
+    // The S3 client loads only for a purge that removes files: listing and restoring never need it.
+    const { deleteFile } = await import('#shared/data/file-tags.ts');
+    await Promise.all([...fileIds].map((fileId) => deleteFile(fileId)));
+  }
   if (root.parentId) {
     const links = await partitionItems(root.parentId);
     const kept = [trashedChildPrefix(rootId), trashedEdgePrefix(rootId)];

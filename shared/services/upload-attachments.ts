@@ -5,7 +5,6 @@
  * the same transaction as the document's write, so it is attached at most once.
  */
 
-import { markFileAttached } from '#shared/data/file-tags.ts';
 import type { NodeWrite } from '#shared/data/node-write-path.ts';
 import { findUpload } from '#shared/data/upload-repository.ts';
 import { BadRequestError, ConflictError } from '#shared/domain/errors.ts';
@@ -59,6 +58,8 @@ export async function attachmentFor(
   }
   // Before the document holds it, so the file never expires under a document. Should the write fail
   // after this, the file is kept (storage, never data, is what a failure costs).
+  // The S3 client loads with the first request that attaches a file: most creates and updates do not.
+  const { markFileAttached } = await import('#shared/data/file-tags.ts');
   await markFileAttached(file.fileId);
   return {
     fileInfo: {

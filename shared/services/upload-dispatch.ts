@@ -1,6 +1,4 @@
 /** Starting an upload's assembly in the background: the assembly function, invoked asynchronously. */
-import { InvokeCommand } from '@aws-sdk/client-lambda';
-import { lambda } from '#shared/clients/lambda.ts';
 import { config } from '#shared/config/index.ts';
 import { ServiceUnavailableError } from '#shared/domain/errors.ts';
 
@@ -15,6 +13,12 @@ export async function assembleInBackground(job: AssemblyJob): Promise<void> {
   const functionName = config().assembleUploadFunction;
   if (!functionName)
     throw new Error('ASSEMBLE_UPLOAD_FUNCTION is not set: large uploads cannot be assembled');
+  // The Lambda client (about 70 KB) loads with the first request that starts an assembly: most chunk
+  // and status requests never do, and every cold start would parse it.
+  const [{ InvokeCommand }, { lambda }] = await Promise.all([
+    import('@aws-sdk/client-lambda'),
+    import('#shared/clients/lambda.ts'),
+  ]);
   try {
     await lambda().send(
       new InvokeCommand({

@@ -1,38 +1,53 @@
 /** Bundle bytes and cold import time of every function, against a baseline that only creates a DynamoDB client. */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { build } from 'esbuild';
-import { FUNCTION_BUNDLING } from '#infra/bundling.ts';
+import { join, resolve } from 'node:path';
+import type { BuildOptions } from 'esbuild';
+import { bundleFunction } from '#infra/bundling.ts';
 import { PROJECT_ROOT } from '#infra/constructs/api-function.ts';
 import { OPERATION_LIST } from '#shared/api/operations/index.ts';
 
 export interface BundleFigures {
   name: string;
+  /** What a cold start loads: the entry and the chunks it imports statically. */
   bytes: number;
+  /** Chunks loaded only when a request first needs them (`import()`), none at a cold start. */
+  lazyBytes: number;
   /** Median cold import time over fresh Node processes, divided by the baseline's, measured alternately. */
   importRatio: number;
 }
 
-async function bundle(
-  entry: string,
-  outDir: string,
-  name: string,
-  alias: Record<string, string> = FUNCTION_BUNDLING.alias,
-): Promise<string> {
-  const outfile = join(outDir, `${name}.mjs`);
-  await build({
-    ...FUNCTION_BUNDLING,
-    alias,
-    mainFields: [...FUNCTION_BUNDLING.mainFields],
-    banner: { js: FUNCTION_BUNDLING.banner },
-    bundle: true,
-    entryPoints: [entry],
-    outfile,
-    logLevel: 'silent',
-  });
-  return outfile;
+interface Bundle {
+  entryFile: string;
+  bytes: number;
+  lazyBytes: number;
+}
+
+/** Bundles as the stack does, and splits the output into what init loads and what it loads later. */
+function bundle(entry: string, outDir: string, overrides?: BuildOptions): Bundle {
+  const metafile = bundleFunction(entry, join(outDir, randomUUID()), overrides);
+  const modules = Object.entries(metafile.outputs).filter(([file]) => file.endsWith('.mjs'));
+  const outputs = new Map(modules);
+  const [entryPath] = modules.find(([, output]) => output.entryPoint) ?? [];
+  if (!entryPath) throw new Error(`${entry}: no entry in the build`);
+  const atInit = new Set<string>();
+  const visit = (file: string) => {
+    if (atInit.has(file)) return;
+    atInit.add(file);
+    for (const i of outputs.get(file)?.imports ?? []) {
+      if (i.kind === 'import-statement' && !i.external) visit(i.path);
+    }
+  };
+  visit(entryPath);
+  let bytes = 0;
+  let lazyBytes = 0;
+  for (const [file, output] of modules) {
+    if (atInit.has(file)) bytes += output.bytes;
+    else lazyBytes += output.bytes;
+  }
+  return { entryFile: resolve(entryPath), bytes, lazyBytes };
 }
 
 const ENV = {
@@ -64,33 +79,32 @@ export async function measureBundles(runs = 7): Promise<{
 }> {
   const outDir = mkdtempSync(join(tmpdir(), 'bench-bundles-'));
   const baselineHandler = join(PROJECT_ROOT, 'test/bench/baseline-handler.ts');
-  // The baseline as the issue defines it: a DynamoDB client bundled as it comes (full credential chain).
-  const baselineFile = await bundle(baselineHandler, outDir, 'baseline', {});
-  // The same client with the functions' environment-only credentials: what our own code adds to it.
-  const leanBaselineFile = await bundle(baselineHandler, outDir, 'lean-baseline');
-  const functions: BundleFigures[] = [];
-  for (const { name, handler } of OPERATION_LIST) {
-    const file = await bundle(join(PROJECT_ROOT, handler), outDir, name);
+  // The baseline as the issue defines it: a DynamoDB client bundled as it comes, in one file with the
+  // whole credential chain (as NodejsFunction would bundle it).
+  const baseline = bundle(baselineHandler, outDir, { alias: {}, splitting: false });
+  // The same client bundled as the functions are (environment credentials, split): what our code adds.
+  const leanBaseline = bundle(baselineHandler, outDir);
+  const importRatio = (candidate: Bundle) => {
     const ratios: number[] = [];
     for (let i = 0; i < runs; i++) {
       // Alternate baseline and candidate so machine noise hits both alike.
-      const base = coldImportMs(baselineFile);
-      ratios.push(coldImportMs(file) / base);
+      const base = coldImportMs(baseline.entryFile);
+      ratios.push(coldImportMs(candidate.entryFile) / base);
     }
-    functions.push({ name, bytes: statSync(file).size, importRatio: median(ratios) });
-  }
-  const leanRatios: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const base = coldImportMs(baselineFile);
-    leanRatios.push(coldImportMs(leanBaselineFile) / base);
-  }
+    return median(ratios);
+  };
+  const figures = (name: string, b: Bundle): BundleFigures => ({
+    name,
+    bytes: b.bytes,
+    lazyBytes: b.lazyBytes,
+    importRatio: importRatio(b),
+  });
+  const functions = OPERATION_LIST.map(({ name, handler }) =>
+    figures(name, bundle(join(PROJECT_ROOT, handler), outDir)),
+  );
   return {
-    baseline: { name: 'baseline (DynamoDB client only)', bytes: statSync(baselineFile).size, importRatio: 1 },
-    leanBaseline: {
-      name: 'the same, environment credentials',
-      bytes: statSync(leanBaselineFile).size,
-      importRatio: median(leanRatios),
-    },
+    baseline: { name: 'baseline (DynamoDB client only)', ...baseline, importRatio: 1 },
+    leanBaseline: figures('the same, environment credentials', leanBaseline),
     functions,
   };
 }

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { stageSettings } from '#infra/stage.ts';
 import { BACKGROUND_JOBS } from '#shared/api/background-jobs.ts';
 import { FALLBACK_OPERATION, OPERATION_LIST, type OperationName } from '#shared/api/operations/index.ts';
 import { BUNDLED_ASSET_DIR, REFERENCE_ASSET_FILES } from '#shared/api/reference-assets.ts';
+import { CHUNK_FOLDER, ENTRY_FILE } from '#shared/bundle-layout.ts';
 import { resolveRoute } from '#shared/http/routes.ts';
 import type { HttpEvent, HttpHandler, HttpResult } from '#shared/http/types.ts';
 
@@ -68,7 +69,7 @@ function runBundles(invocations: { bundle: string; event: HttpEvent }[]): HttpRe
       env: { PATH: process.env.PATH, ...FUNCTION_ENV },
       cwd: '/',
       input: JSON.stringify(
-        invocations.map(({ bundle, event }) => ({ bundle: join(bundle, 'index.mjs'), event })),
+        invocations.map(({ bundle, event }) => ({ bundle: join(bundle, ENTRY_FILE), event })),
       ),
       encoding: 'utf8',
       stdio: ['pipe', 'pipe', 'ignore'],
@@ -77,37 +78,83 @@ function runBundles(invocations: { bundle: string; event: HttpEvent }[]): HttpRe
   return JSON.parse(out);
 }
 
+/** What a module imports, in its own words: `import ... from "./x.mjs"` (static) or `import("./x.mjs")`. */
+function relativeImports(file: string): { static: string[]; dynamic: string[] } {
+  const code = readFileSync(file, 'utf8');
+  const resolveAll = (pattern: RegExp) =>
+    [...code.matchAll(pattern)].map((m) => join(dirname(file), m[1] as string));
+  return {
+    static: resolveAll(/(?:from|import)\s*"(\.\.?\/[^"]+\.mjs)"/g),
+    dynamic: resolveAll(/import\("(\.\.?\/[^"]+\.mjs)"\)/g),
+  };
+}
+
+/** The modules a cold start of the bundle in `dir` loads: index.mjs and what it imports statically. */
+function loadedAtInit(dir: string): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const next of relativeImports(file).static) visit(next);
+  };
+  visit(join(dir, ENTRY_FILE));
+  return [...seen];
+}
+
+const modulesIn = (dir: string) => [
+  join(dir, ENTRY_FILE),
+  ...(existsSync(join(dir, CHUNK_FOLDER)) ? readdirSync(join(dir, CHUNK_FOLDER)) : [])
+    .filter((f) => f.endsWith('.mjs'))
+    .map((f) => join(dir, CHUNK_FOLDER, f)),
+];
+
 describe('function bundles', () => {
-  it('are minified ESM with the SDK inside and an unreferenced source map beside, and export a handler', () => {
+  it('are minified ESM with the SDK inside and an unreferenced source map beside each module, and export a handler', () => {
     const bundles = readdirSync(assemblyDir)
       .filter((d) => d.startsWith('asset.'))
       .map((d) => join(assemblyDir, d))
-      .filter((d) => existsSync(join(d, 'index.mjs')));
+      .filter((d) => existsSync(join(d, ENTRY_FILE)));
     // Every operation, every background job, and the change recorder.
     // The stream and queue consumers besides: the change recorder, the webhook dispatcher and deliverer.
     expect(bundles).toHaveLength(OPERATION_LIST.length + Object.keys(BACKGROUND_JOBS).length + 3);
     expect(bundles.filter((d) => existsSync(join(d, BUNDLED_ASSET_DIR)))).toHaveLength(1);
     for (const dir of bundles) {
       const entries = readdirSync(dir);
-      // The reference's function carries Swagger UI's files beside its bundle.
-      // The source map sits beside the bundle, unreferenced: Node never reads it at init.
-      expect(entries.filter((e) => e !== BUNDLED_ASSET_DIR).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+      // The reference's function carries Swagger UI's files beside its bundle; modules loaded on demand
+      // are in the chunk folder.
+      expect(entries.filter((e) => e !== BUNDLED_ASSET_DIR && e !== CHUNK_FOLDER).sort()).toEqual([
+        'index.mjs',
+        'index.mjs.map',
+      ]);
       if (entries.includes(BUNDLED_ASSET_DIR)) {
         expect(readdirSync(join(dir, BUNDLED_ASSET_DIR)).sort()).toEqual(
           Object.keys(REFERENCE_ASSET_FILES).sort(),
         );
       }
-      const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
+      for (const file of modulesIn(dir)) {
+        const code = readFileSync(file, 'utf8');
+        // The source map sits beside each module, unreferenced: Node never reads it at init.
+        expect(existsSync(`${file}.map`), file).toBe(true);
+        expect(code).not.toContain('sourceMappingURL');
+        expect(code).not.toMatch(/from\s*["']@aws-sdk\//);
+        // Every import is of a file that is there.
+        const imports = relativeImports(file);
+        for (const target of [...imports.static, ...imports.dynamic])
+          expect(existsSync(target), target).toBe(true);
+      }
+      const code = readFileSync(join(dir, ENTRY_FILE), 'utf8');
       // Minified: a handful of very long lines (template literals keep their own line breaks).
       expect(code.length / code.split('\n').length).toBeGreaterThan(2000);
-      expect(code).not.toMatch(/from\s*["']@aws-sdk\//);
-      expect(code).not.toContain('sourceMappingURL');
+      // The entry, and every chunk on its own (a chunk loaded on demand must load).
       const loaded = execFileSync(
         process.execPath,
         [
           '--input-type=module',
           '-e',
-          `const m = await import(${JSON.stringify(join(dir, 'index.mjs'))}); console.log(typeof m.handler);`,
+          `const [entry, ...chunks] = ${JSON.stringify(modulesIn(dir))};
+           const m = await import(entry);
+           for (const chunk of chunks) await import(chunk);
+           console.log(typeof m.handler);`,
         ],
         {
           env: { PATH: process.env.PATH, ...FUNCTION_ENV },
@@ -122,16 +169,55 @@ describe('function bundles', () => {
 });
 
 describe('what cold starts parse', () => {
-  it('no bundle carries the credential chain beyond environment credentials; only login carries KMS', () => {
+  const initCode = (operation: OperationName) =>
+    loadedAtInit(bundleOf.get(operation) as string)
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+  const lazyCode = (operation: OperationName) => {
+    const dir = bundleOf.get(operation) as string;
+    const atInit = new Set(loadedAtInit(dir));
+    return modulesIn(dir)
+      .filter((file) => !atInit.has(file))
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+  };
+  // The S3 client's service namespace, the Lambda client's, and KMS's JSON protocol target.
+  const S3 = 'com.amazonaws.s3';
+  const LAMBDA = 'com.amazonaws.lambda';
+  const KMS = 'TrentService';
+
+  it('no bundle carries the credential chain beyond environment credentials; only login carries KMS, loaded on demand', () => {
     const signers = OPERATION_LIST.filter((o) => o.access.signsTokens).map((o) => o.name);
     expect(signers).toEqual(['login']);
-    for (const [operation, dir] of bundleOf) {
-      const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
-      // Markers of the SSO and credential_process providers, and of KMS's JSON protocol.
+    for (const operation of bundleOf.keys()) {
+      const code = modulesIn(bundleOf.get(operation) as string)
+        .map((file) => readFileSync(file, 'utf8'))
+        .join('\n');
+      // Markers of the SSO and credential_process providers.
       expect(code, operation).not.toContain('sso_start_url');
       expect(code, operation).not.toContain('credential_process');
-      expect(code.includes('TrentService'), operation).toBe(operation === 'login');
+      // Login signs with KMS from its first request on; no cold start parses the client.
+      expect(code.includes(KMS), operation).toBe(operation === 'login');
+      expect(initCode(operation).includes(KMS), operation).toBe(false);
     }
+  });
+
+  it('loads the S3 and Lambda clients only with the first request that needs them', () => {
+    // Few creates and updates attach a file, few purges remove one, and only an upload's last chunk or
+    // a stale assembly starts the assembly function.
+    for (const operation of ['createNode', 'updateNode', 'listTrash', 'restoreNode', 'purgeTrash'] as const) {
+      expect(initCode(operation).includes(S3), operation).toBe(false);
+    }
+    for (const operation of ['createNode', 'updateNode', 'purgeTrash'] as const) {
+      expect(lazyCode(operation).includes(S3), operation).toBe(true);
+    }
+    for (const operation of ['getUpload', 'testChunk', 'receiveChunk'] as const) {
+      expect(initCode(operation).includes(LAMBDA), operation).toBe(false);
+      expect(lazyCode(operation).includes(LAMBDA), operation).toBe(true);
+    }
+    // A chunk is one every request of the function needs: it stays in what init loads.
+    expect(initCode('receiveChunk').includes(S3)).toBe(true);
+    expect(initCode('getNode').includes(S3) || lazyCode('getNode').includes(S3)).toBe(false);
   });
 });
 

@@ -1,46 +1,49 @@
-/** A bundle's logged stack points into the sources, from the map beside it, without Node loading maps. */
+/** A bundle's logged stack points into the sources, from the maps beside its modules, without Node loading maps. */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, renameSync } from 'node:fs';
+import { mkdtempSync, readdirSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { FUNCTION_BUNDLING } from '#infra/bundling.ts';
+import { bundleFunction } from '#infra/bundling.ts';
+import { CHUNK_FOLDER, ENTRY_FILE } from '#shared/bundle-layout.ts';
 import { sourceMappedStack } from '#shared/logging/source-mapped-stack.ts';
 
-async function runBundled(withMap: boolean): Promise<{ raw: string; mapped: string }> {
+type Stacks = { raw: string; mapped: string };
+
+function runBundled(withMaps: boolean): { inEntry: Stacks; inChunk: Stacks } {
   const dir = mkdtempSync(join(tmpdir(), 'mapped-stack-'));
-  const outfile = join(dir, 'index.mjs');
-  await build({
-    ...FUNCTION_BUNDLING,
-    mainFields: [...FUNCTION_BUNDLING.mainFields],
-    banner: { js: FUNCTION_BUNDLING.banner },
-    bundle: true,
-    entryPoints: [join(import.meta.dirname, '..', 'fixtures', 'throws-in-bundle.ts')],
-    outfile,
-    logLevel: 'silent',
-  });
-  if (!withMap) renameSync(`${outfile}.map`, join(dir, 'elsewhere.map'));
-  // No --enable-source-maps: Node itself never reads the map.
-  const out = execFileSync(process.execPath, [outfile], {
+  bundleFunction(join(import.meta.dirname, '..', 'fixtures', 'throws-in-bundle.ts'), dir);
+  if (!withMaps) {
+    renameSync(join(dir, `${ENTRY_FILE}.map`), join(dir, 'elsewhere.map'));
+    for (const file of readdirSync(join(dir, CHUNK_FOLDER)).filter((f) => f.endsWith('.map')))
+      renameSync(join(dir, CHUNK_FOLDER, file), join(dir, `${file}.elsewhere`));
+  }
+  // No --enable-source-maps: Node itself never reads a map.
+  const out = execFileSync(process.execPath, [join(dir, ENTRY_FILE)], {
     encoding: 'utf8',
     env: { PATH: process.env.PATH },
   });
-  return JSON.parse(out);
+  const [inEntry, inChunk] = JSON.parse(out) as Stacks[];
+  return { inEntry: inEntry as Stacks, inChunk: inChunk as Stacks };
 }
 
 describe('source-mapped stacks', () => {
-  it('maps the bundle frames of a logged stack to the source lines', async () => {
-    const { raw, mapped } = await runBundled(true);
-    expect(raw).toMatch(/index\.mjs:\d+:\d+/);
-    expect(raw).not.toContain('throws-in-bundle.ts');
-    expect(mapped).toMatch(/at \S+ \(test\/fixtures\/throws-in-bundle\.ts:5:\d+\)/);
-    expect(mapped).toContain('Error: thrown on line 5 of the fixture');
+  it('maps the bundle frames of a logged stack to the source lines, in the entry and in a chunk', () => {
+    const { inEntry, inChunk } = runBundled(true);
+    expect(inEntry.raw).toMatch(/index\.mjs:\d+:\d+/);
+    expect(inEntry.raw).not.toContain('throws-in-bundle.ts');
+    expect(inEntry.mapped).toMatch(/at \S+ \(test\/fixtures\/throws-in-bundle\.ts:5:\d+\)/);
+    expect(inEntry.mapped).toContain('Error: thrown on line 5 of the fixture');
+    // The chunk's frame maps through the chunk's own map; the caller's through the entry's.
+    expect(inChunk.raw).toMatch(/chunks\/throws-in-chunk-\w+\.mjs:\d+:\d+/);
+    expect(inChunk.mapped).toMatch(/at \S+ \(test\/fixtures\/throws-in-chunk\.ts:3:\d+\)/);
+    expect(inChunk.mapped).toMatch(/test\/fixtures\/throws-in-bundle\.ts:20:\d+/);
   });
 
-  it('logs the stack as it is when no map sits beside the bundle, or when run from source', async () => {
-    const { raw, mapped } = await runBundled(false);
-    expect(mapped).toBe(raw);
+  it('logs the stack as it is when no map sits beside the bundle, or when run from source', () => {
+    const { inEntry, inChunk } = runBundled(false);
+    expect(inEntry.mapped).toBe(inEntry.raw);
+    expect(inChunk.mapped).toBe(inChunk.raw);
     const fromSource = new Error('here').stack;
     expect(sourceMappedStack(fromSource)).toBe(fromSource);
   });
