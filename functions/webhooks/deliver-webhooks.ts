@@ -8,6 +8,7 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { config } from '#shared/config/index.ts';
 import { parseAttemptMessage } from '#shared/data/webhook-queue.ts';
+import { inPool } from '#shared/services/in-pool.ts';
 import { attemptDelivery } from '#shared/services/webhook-delivery.ts';
 
 const AT_ONCE = 5;
@@ -17,30 +18,26 @@ export async function handler(
   context?: Pick<Context, 'awsRequestId'>,
 ): Promise<SQSBatchResponse> {
   const failures: SQSBatchResponse['batchItemFailures'] = [];
-  const records = [...event.Records];
-  await Promise.all(
-    Array.from({ length: Math.min(AT_ONCE, records.length) }, async () => {
-      for (let record = records.shift(); record; record = records.shift()) {
-        const message = parseAttemptMessage(record.body);
-        if (!message) continue; // Not ours: dropped, not retried.
-        try {
-          await attemptDelivery(message);
-        } catch (error) {
-          failures.push({ itemIdentifier: record.messageId });
-          if (config().logLevel !== 'silent') {
-            console.error(
-              JSON.stringify({
-                level: 'error',
-                operation: 'deliverWebhooks',
-                requestId: context?.awsRequestId,
-                message,
-                error: String(error),
-              }),
-            );
-          }
-        }
+  // Each attempt answers for itself: a failure is reported for its message, the others go on.
+  await inPool(event.Records, AT_ONCE, async (record) => {
+    const message = parseAttemptMessage(record.body);
+    if (!message) return; // Not ours: dropped, not retried.
+    try {
+      await attemptDelivery(message);
+    } catch (error) {
+      failures.push({ itemIdentifier: record.messageId });
+      if (config().logLevel !== 'silent') {
+        console.error(
+          JSON.stringify({
+            level: 'error',
+            operation: 'deliverWebhooks',
+            requestId: context?.awsRequestId,
+            message,
+            error: String(error),
+          }),
+        );
       }
-    }),
-  );
+    }
+  });
   return { batchItemFailures: failures };
 }

@@ -9,7 +9,8 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
 import { metered } from '#shared/clients/capacity-meter.ts';
 import { config } from '#shared/config/index.ts';
-import type { StoredChange } from '#shared/data/change-repository.ts';
+import { type StoredChange, storedChangeOf } from '#shared/data/change-repository.ts';
+import { CHANGES_PREFIX } from '#shared/data/keys.ts';
 import { dispatchChanges } from '#shared/services/webhook-dispatch.ts';
 
 interface ChangeRecord {
@@ -17,12 +18,12 @@ interface ChangeRecord {
   dynamodb?: { NewImage?: Record<string, AttributeValue> };
 }
 
-/** A change as the recorder stored it, less its keys and expiry. */
+/** The change a record inserted into the feed; nothing for any other record. */
 function storedChange(record: ChangeRecord): StoredChange | undefined {
   const image = record.dynamodb?.NewImage;
   if (record.eventName !== 'INSERT' || !image) return undefined;
-  const { PK, SK: _position, expiresAtEpoch: _expires, ...change } = unmarshall(image);
-  return String(PK).startsWith('CHANGES#') ? (change as StoredChange) : undefined;
+  const item = unmarshall(image);
+  return String(item.PK).startsWith(CHANGES_PREFIX) ? storedChangeOf(item) : undefined;
 }
 
 export async function handler(

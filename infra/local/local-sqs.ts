@@ -87,19 +87,20 @@ class Queue {
     this.schedule();
   }
 
-  send(body: string, delaySeconds: number): StoredMessage {
+  /** Takes messages in (one call, one write of the queue's file). */
+  send(incoming: { body: string; delaySeconds: number }[]): StoredMessage[] {
     const now = Date.now();
-    const message = {
+    const sent = incoming.map(({ body, delaySeconds }) => ({
       messageId: randomUUID(),
       body,
       sentAt: now,
       visibleAt: now + delaySeconds * 1000,
       receiveCount: 0,
-    };
-    this.messages.push(message);
+    }));
+    this.messages.push(...sent);
     this.save();
     this.schedule();
-    return message;
+    return sent;
   }
 
   /** Hands visible messages over, batch by batch, up to the concurrency; waits for the next otherwise. */
@@ -155,11 +156,13 @@ class Queue {
       );
       failed = new Set(batch.map((m) => m.messageId));
     }
+    // Handled messages leave the queue, and so do those out of receives (to the dead letters): one pass.
+    const gone = new Set<StoredMessage>();
     for (const message of batch) {
       if (!failed.has(message.messageId)) {
-        this.messages = this.messages.filter((m) => m !== message);
+        gone.add(message);
       } else if (message.receiveCount >= this.settings.maxReceiveCount) {
-        this.messages = this.messages.filter((m) => m !== message);
+        gone.add(message);
         this.dead.push(message);
         console.error(
           JSON.stringify({
@@ -171,6 +174,7 @@ class Queue {
         );
       }
     }
+    if (gone.size > 0) this.messages = this.messages.filter((m) => !gone.has(m));
     this.save();
   }
 
@@ -236,8 +240,8 @@ export async function startLocalSqs(options: {
       case 'SendMessage': {
         const queue = queueOf(input.QueueUrl);
         const body = bodyOf(input.MessageBody);
-        const message = queue.send(body, delayOf(input.DelaySeconds));
-        return { MessageId: message.messageId, MD5OfMessageBody: md5(body) };
+        const [message] = queue.send([{ body, delaySeconds: delayOf(input.DelaySeconds) }]);
+        return { MessageId: message?.messageId, MD5OfMessageBody: md5(body) };
       }
       case 'SendMessageBatch': {
         const queue = queueOf(input.QueueUrl);
@@ -257,10 +261,11 @@ export async function startLocalSqs(options: {
           body: bodyOf(e.MessageBody),
           delay: delayOf(e.DelaySeconds),
         }));
+        const sent = queue.send(checked.map(({ body, delay }) => ({ body, delaySeconds: delay })));
         return {
-          Successful: checked.map(({ id, body, delay }) => ({
+          Successful: checked.map(({ id, body }, i) => ({
             Id: id,
-            MessageId: queue.send(body, delay).messageId,
+            MessageId: sent[i]?.messageId,
             MD5OfMessageBody: md5(body),
           })),
           Failed: [],

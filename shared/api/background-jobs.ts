@@ -3,6 +3,7 @@
  * a request may take. The stack builds them like operations' functions; the embedded stack runs them
  * in-process behind its own Invoke API.
  */
+import { CHANGES_PREFIX } from '#shared/data/keys.ts';
 import { FILE_PREFIX, UPLOAD_CHUNK_PREFIX } from '#shared/data/storage-layout.ts';
 import { type FunctionDeclaration, NO_BUCKET } from './operation.ts';
 
@@ -57,7 +58,7 @@ export type QueueName = keyof typeof QUEUES;
  */
 export const CHANGE_ITEM_FILTER = {
   eventName: ['INSERT'],
-  dynamodb: { Keys: { PK: { S: [{ prefix: 'CHANGES#' }] } } },
+  dynamodb: { Keys: { PK: { S: [{ prefix: CHANGES_PREFIX }] } } },
 } as const;
 
 /** The webhook functions write deliveries and queue attempts (the deliverer queues retries). */

@@ -9,7 +9,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { addressRefusal, type TargetRules } from '#shared/domain/webhook-targets.ts';
+import { type TargetRules, targetRefusal } from '#shared/domain/webhook-targets.ts';
 import { ATTEMPT_TIMEOUT_MS, RESPONSE_EXCERPT_BYTES } from '#shared/domain/webhooks.ts';
 
 export interface SendOutcome {
@@ -24,13 +24,16 @@ class RefusedTarget extends Error {
   readonly code = 'EREFUSEDTARGET';
 }
 
-/** A lookup that hands the socket only addresses the rules allow. */
-function guardedLookup(rules: TargetRules): typeof dnsLookup {
+/** A lookup that hands the socket only addresses the rules allow for this URL. */
+function guardedLookup(url: URL, rules: TargetRules): typeof dnsLookup {
   return ((hostname: string, options: object, callback: (...args: unknown[]) => void) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error);
-      const refusals = addresses.map((a) => addressRefusal(a.address, rules));
-      const refused = refusals.find(Boolean);
+      const refused = targetRefusal(
+        url,
+        addresses.map((a) => a.address),
+        rules,
+      );
       if (refused || addresses.length === 0) {
         return callback(new RefusedTarget(refused ?? `${hostname} resolves to no address`));
       }
@@ -75,7 +78,7 @@ export function sendWebhook(
     }
     const literal = target.hostname.replace(/^\[|\]$/g, '');
     if (isIP(literal)) {
-      const refusal = addressRefusal(literal, rules);
+      const refusal = targetRefusal(target, [literal], rules);
       if (refusal) {
         resolve(done({ status: null, error: `refused: ${refusal}`, response: null }));
         return;
@@ -88,7 +91,7 @@ export function sendWebhook(
       {
         method: 'POST',
         headers: { ...headers, 'content-length': String(payload.length) },
-        lookup: guardedLookup(rules),
+        lookup: guardedLookup(target, rules),
         signal: AbortSignal.timeout(timeoutMs),
       },
       (answer) => {

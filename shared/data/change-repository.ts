@@ -10,10 +10,10 @@ import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import type { Change } from '#shared/domain/changes.ts';
+import { CHANGES_PREFIX } from './keys.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
 
 export const CHANGE_SHARDS = 8;
-const PARTITION_PREFIX = 'CHANGES#';
 
 /** A change with where the object sits (what the feed filters by, never answered). */
 export interface StoredChange extends Omit<Change, '@type'> {
@@ -52,7 +52,7 @@ export async function putChanges(
         [TableName]: changes.map((change) => ({
           PutRequest: {
             Item: {
-              PK: `${PARTITION_PREFIX}${changeShardOf(change.nodeId)}`,
+              PK: `${CHANGES_PREFIX}${changeShardOf(change.nodeId)}`,
               SK: changePosition(change),
               ...change,
               [TABLE_SCHEMA.ttlAttribute]:
@@ -87,7 +87,8 @@ export interface ChangeRangePage {
   more: boolean;
 }
 
-const strip = (item: Record<string, unknown>): StoredChange => {
+/** A change as the recorder stored it, less its keys and expiry (from a read, or the stream's image). */
+export const storedChangeOf = (item: Record<string, unknown>): StoredChange => {
   const { PK: _pk, SK: _sk, [TABLE_SCHEMA.ttlAttribute]: _ttl, ...change } = item;
   return change as unknown as StoredChange;
 };
@@ -103,7 +104,7 @@ export async function readChangeRange({ after, before, limit }: ChangeRange): Pr
           // BETWEEN includes its ends: `after` itself is dropped below, so read one more.
           KeyConditionExpression: 'PK = :pk AND SK BETWEEN :after AND :before',
           ExpressionAttributeValues: {
-            ':pk': `${PARTITION_PREFIX}${shard}`,
+            ':pk': `${CHANGES_PREFIX}${shard}`,
             ':after': after,
             ':before': before,
           },
@@ -123,5 +124,5 @@ export async function readChangeRange({ after, before, limit }: ChangeRange): Pr
   const more = shards.some((s) => s.truncated) || merged.length > limit;
   // A page that ends the range has seen everything before the horizon: the next starts there.
   const position = !more ? before : String(page.at(-1)?.SK ?? after);
-  return { changes: page.map(strip), position, more };
+  return { changes: page.map(storedChangeOf), position, more };
 }

@@ -36,3 +36,20 @@ export async function writtenIfHeld(write: Promise<unknown>): Promise<boolean> {
     throw error;
   }
 }
+
+/**
+ * Waits for a conditional write that returns its item (ReturnValues): the item as `fromItem` reads it,
+ * or null when its condition did not hold.
+ */
+export async function updatedIfHeld<T>(
+  write: Promise<{ Attributes?: Record<string, unknown> }>,
+  fromItem: (item: Record<string, unknown>) => T,
+): Promise<T | null> {
+  try {
+    const { Attributes } = await write;
+    return Attributes ? fromItem(Attributes) : null;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return null;
+    throw error;
+  }
+}

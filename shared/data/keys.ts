@@ -133,6 +133,9 @@ export const userActionsIndexKeys = (principalId: string, dueDate: string, actio
 });
 export const userActionsPartition = (principalId: string) => `USER_ACTIONS#${principalId}`;
 
+/** The change feed's partitions: `CHANGES#<shard>` (change-repository.ts). */
+export const CHANGES_PREFIX = 'CHANGES#';
+
 /** Every webhook endpoint, in one partition: deliveries read them all at once, and few are kept. */
 export const WEBHOOKS_PARTITION = 'WEBHOOKS';
 export const webhookKey = (webhookId: string) => ({ PK: WEBHOOKS_PARTITION, SK: `WEBHOOK#${webhookId}` });

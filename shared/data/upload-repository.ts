@@ -4,13 +4,12 @@
  * applies updates to one item one after another, unlike transactions), and it tells exactly one request
  * that it completed the set.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import type { StoredFile, Upload } from '#shared/domain/uploads/upload.ts';
 import { UPLOAD_RETENTION } from '#shared/domain/uploads/upload.ts';
-import { writtenIfHeld } from './conditional-writes.ts';
+import { updatedIfHeld, writtenIfHeld } from './conditional-writes.ts';
 import { uploads } from './entities.ts';
 import { UPLOAD_PREFIX, uploadItemKey, userKey } from './keys.ts';
 import { getItem } from './reads.ts';
@@ -144,15 +143,8 @@ export async function takeForAssembly(
 }
 
 /** The upload an update returned (as it was or became), or null when its condition did not hold. */
-async function updatedOrNull(update: UpdateCommand): Promise<Upload | null> {
-  try {
-    const { Attributes } = await dynamoDb().send(update);
-    return Attributes ? uploads.fromItem(Attributes) : null;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return null;
-    throw error;
-  }
-}
+const updatedOrNull = (update: UpdateCommand): Promise<Upload | null> =>
+  updatedIfHeld(dynamoDb().send(update), (item) => uploads.fromItem(item));
 
 /** Ends an assembly: complete with its file, failed with why, or given back (lease released) to be retried. */
 export function endAssembly(

@@ -7,6 +7,8 @@
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { sqs } from '#shared/clients/sqs.ts';
 import { config } from '#shared/config/index.ts';
+import { ServiceUnavailableError } from '#shared/domain/errors.ts';
+import { unlessUnavailable } from './service-faults.ts';
 
 /** SQS's longest delay. */
 export const MAX_QUEUE_DELAY_SECONDS = 900;
@@ -40,20 +42,24 @@ export async function enqueueAttempts(
   if (!QueueUrl) throw new Error('WEBHOOK_QUEUE_URL is not set: webhooks cannot be delivered');
   for (let start = 0; start < messages.length; start += BATCH) {
     const batch = messages.slice(start, start + BATCH);
-    const { Failed = [] } = await sqs().send(
-      new SendMessageBatchCommand({
-        QueueUrl,
-        Entries: batch.map(({ delaySeconds = 0, ...message }, i) => ({
-          Id: String(i),
-          MessageBody: JSON.stringify(message),
-          DelaySeconds: Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil(delaySeconds))),
-        })),
-      }),
+    const { Failed = [] } = await unlessUnavailable(
+      sqs().send(
+        new SendMessageBatchCommand({
+          QueueUrl,
+          Entries: batch.map(({ delaySeconds = 0, ...message }, i) => ({
+            Id: String(i),
+            MessageBody: JSON.stringify(message),
+            DelaySeconds: Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil(delaySeconds))),
+          })),
+        }),
+      ),
+      'The delivery queue is busy; retry',
     );
     if (Failed.length > 0) {
-      throw new Error(
-        `the queue refused ${Failed.length} attempt messages: ${Failed[0]?.Message ?? Failed[0]?.Code}`,
-      );
+      const reason = `the queue refused ${Failed.length} attempt messages: ${Failed[0]?.Message ?? Failed[0]?.Code}`;
+      // An entry the queue failed on its side may simply be sent again; one it blames on the sender is a bug.
+      if (Failed.some((entry) => entry.SenderFault)) throw new Error(reason);
+      throw new ServiceUnavailableError(`The delivery queue is busy (${reason}); retry`);
     }
   }
 }

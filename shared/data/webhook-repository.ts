@@ -5,13 +5,13 @@
  * the changes: an attempt claims it with a conditional update first, so a queue message delivered twice
  * (SQS is at least once) sends it once.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import type { DeliveryAttempt, DeliveryState, Webhook } from '#shared/domain/webhooks.ts';
-import { writtenIfHeld } from './conditional-writes.ts';
+import { updatedIfHeld, writtenIfHeld } from './conditional-writes.ts';
 import { deliveries, type StoredDelivery, webhooks } from './entities.ts';
+import { queryPage } from './keyed-pages.ts';
 import { DELIVERY_PREFIX, deliveryKey, WEBHOOKS_PARTITION, webhookKey } from './keys.ts';
 import { getItem, queryAll } from './reads.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
@@ -39,15 +39,31 @@ export async function createWebhook(webhook: Webhook): Promise<void> {
   );
 }
 
-/** Writes a changed endpoint if nobody changed it since `expectedModifiedAt` (false otherwise). */
+/**
+ * Writes an administrator's change to an endpoint if nobody changed it since `expectedModifiedAt` (false
+ * otherwise). Its count of failures in a row is left as it is: deliveries keep it (noteParked,
+ * noteDelivered) without touching modifiedAt, and a whole-item write would put back a stale count.
+ */
 export function replaceWebhook(webhook: Webhook, expectedModifiedAt: string): Promise<boolean> {
+  const {
+    [TABLE_SCHEMA.partitionKey]: _partition,
+    [TABLE_SCHEMA.sortKey]: _sort,
+    consecutiveFailures: _kept,
+    ...fields
+  } = webhooks.toItem(webhook);
+  const names = Object.keys(fields);
   return writtenIfHeld(
     dynamoDb().send(
-      new PutCommand({
+      new UpdateCommand({
         TableName: table(),
-        Item: webhooks.toItem(webhook),
+        Key: webhookKey(webhook.webhookId),
+        UpdateExpression: `SET ${names.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
         ConditionExpression: 'modifiedAt = :expected',
-        ExpressionAttributeValues: { ':expected': expectedModifiedAt },
+        ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#f${i}`, name])),
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(names.map((name, i) => [`:f${i}`, fields[name]])),
+          ':expected': expectedModifiedAt,
+        },
       }),
     ),
   );
@@ -142,15 +158,8 @@ export async function claimDelivery(
 }
 
 /** The delivery an update made, or null when its condition did not hold. */
-async function updatedOrNull(update: UpdateCommand): Promise<StoredDelivery | null> {
-  try {
-    const { Attributes } = await dynamoDb().send(update);
-    return Attributes ? deliveries.fromItem(Attributes) : null;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return null;
-    throw error;
-  }
-}
+const updatedOrNull = (update: UpdateCommand): Promise<StoredDelivery | null> =>
+  updatedIfHeld(dynamoDb().send(update), (item) => deliveries.fromItem(item));
 
 /** What an attempt left: the delivery's next state, and its log with the attempt added. */
 export interface AttemptOutcome {
@@ -223,40 +232,49 @@ export async function reopenDelivery(
   );
 }
 
-/** A page of an endpoint's deliveries, newest first, optionally of one state; `after` is where the last ended. */
+/** Puts a reopened delivery back as it was (its replay could not be queued), unless it moved on since. */
+export function putBackDelivery(previous: StoredDelivery): Promise<boolean> {
+  return writtenIfHeld(
+    dynamoDb().send(
+      new PutCommand({
+        TableName: table(),
+        Item: deliveries.toItem(previous),
+        ConditionExpression: '#state = :pending AND attempts = :zero',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':pending': 'pending', ':zero': 0 },
+      }),
+    ),
+  );
+}
+
+/**
+ * A page of an endpoint's deliveries, newest first, optionally of one state: at most `limit` read (a
+ * state filter may leave the page short; `next` goes on), whatever the log's length.
+ */
 export async function deliveriesOf(
   webhookId: string,
-  options: { state?: DeliveryState; after?: string; pageSize: number },
-): Promise<{ deliveries: StoredDelivery[]; last: string | null }> {
-  const found: StoredDelivery[] = [];
-  let startKey: Record<string, unknown> | undefined = options.after
-    ? deliveryKey(webhookId, options.after)
-    : undefined;
-  // A state filter is applied after each read: read on until the page is full or the log ends.
-  do {
-    const page = await dynamoDb().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ...(options.state
-          ? {
-              FilterExpression: '#state = :state',
-              ExpressionAttributeNames: { '#state': 'state' },
-            }
-          : {}),
-        ExpressionAttributeValues: {
-          ':pk': deliveryKey(webhookId, '').PK,
-          ':prefix': DELIVERY_PREFIX,
-          ...(options.state ? { ':state': options.state } : {}),
-        },
-        ScanIndexForward: false,
-        Limit: options.pageSize - found.length,
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      }),
-    );
-    found.push(...(page.Items ?? []).map(deliveries.fromItem));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && found.length < options.pageSize);
-  const last = startKey ? String(startKey.SK).slice(DELIVERY_PREFIX.length) : null;
-  return { deliveries: found, last };
+  options: { state?: DeliveryState; after?: string; limit: number },
+): Promise<{ deliveries: StoredDelivery[]; next?: string }> {
+  const page = await queryPage(
+    {
+      partition: deliveryKey(webhookId, '').PK,
+      sortKeyPrefix: DELIVERY_PREFIX,
+      descending: true,
+      ...(options.state
+        ? {
+            filter: {
+              expression: '#state = :state',
+              names: { '#state': 'state' },
+              values: { ':state': options.state },
+            },
+          }
+        : {}),
+    },
+    options.limit,
+    options.after ? { after: options.after } : {},
+  );
+  return {
+    deliveries: page.items.map((item) => deliveries.fromItem(item)),
+    ...(page.next ? { next: page.next } : {}),
+  };
 }

@@ -25,14 +25,13 @@ export type Refusal = string | undefined;
 /** The ranges ipaddr.js names that are not the public Internet. */
 const PUBLIC_RANGE = 'unicast';
 
+/** The range ipaddr.js names for an address, IPv4 written inside IPv6 taken as the IPv4 address. */
+const rangeOf = (address: string) => ipaddr.process(address).range();
+
 /** Whether the service may connect to `address` (an IP address as a string). */
 export function addressRefusal(address: string, rules: TargetRules): Refusal {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  }
-  const range = parsed.range();
+  const range = rangeOf(address);
   if (range === PUBLIC_RANGE) return undefined;
   if (range === 'loopback' && rules.allowLoopback) return undefined;
   return `${address} is a ${range} address; webhooks go to public addresses only`;
@@ -54,15 +53,19 @@ export function urlRefusal(url: string, rules: TargetRules): { url: URL } | { re
   return { url: parsed };
 }
 
-/** An http URL is only for loopback endpoints (embedded stack, WEBHOOK_ALLOW_LOOPBACK). */
+/**
+ * An http URL is only for loopback endpoints (embedded stack, WEBHOOK_ALLOW_LOOPBACK): checked when the
+ * endpoint is registered and again with the addresses each connection resolves.
+ */
 export function schemeRefusal(url: URL, addresses: readonly string[]): Refusal {
   if (url.protocol === 'https:') return undefined;
-  const loopback = addresses.every((address) => {
-    let parsed = ipaddr.parse(address);
-    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-      parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-    }
-    return parsed.range() === 'loopback';
-  });
+  const loopback = addresses.every((address) => ipaddr.isValid(address) && rangeOf(address) === 'loopback');
   return loopback ? undefined : 'must be an https URL (http is for loopback endpoints only)';
+}
+
+/** Why the service may not call `url` at these addresses (undefined: it may). */
+export function targetRefusal(url: URL, addresses: readonly string[], rules: TargetRules): Refusal {
+  return (
+    addresses.map((address) => addressRefusal(address, rules)).find(Boolean) ?? schemeRefusal(url, addresses)
+  );
 }

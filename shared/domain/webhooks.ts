@@ -5,7 +5,8 @@
  * receiver skips a `webhook-id` it has seen and applies a change only if its version is newer).
  */
 import * as z from 'zod/mini';
-import type { Change, ChangeKind } from './changes.ts';
+import { CHANGE_RETENTION_DAYS, type Change, type ChangeKind } from './changes.ts';
+import { listPageOf } from './list-element.ts';
 import { named, timestampSchema, uuidSchema } from './schema-parts.ts';
 
 /** The event type of each kind of change (REMOVED is a reader's view of the feed, never an event). */
@@ -61,7 +62,7 @@ export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** How long a rotated-out secret still signs beside the new one, so receivers can switch over. */
 export const SECRET_OVERLAP_HOURS = 24;
 /** Deliveries are kept as long as the feed keeps changes. */
-export const DELIVERY_RETENTION_DAYS = 30;
+export const DELIVERY_RETENTION_DAYS = CHANGE_RETENTION_DAYS;
 
 /** What an endpoint is, as stored and as shown (less its secrets). */
 const endpointFields = {
@@ -258,7 +259,4 @@ export const deliveryView = (delivery: Delivery): DeliveryView => ({
   payload: JSON.parse(delivery.payload),
 });
 
-export const deliveriesPageSchema = named(
-  z.strictObject({ results: z.array(deliveryViewSchema), nextCursor: z.nullable(z.string()) }),
-  'WebhookDeliveriesPage',
-);
+export const deliveriesPageSchema = named(listPageOf(deliveryViewSchema), 'WebhookDeliveriesPage');

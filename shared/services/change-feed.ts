@@ -37,11 +37,17 @@ function decodeCursor(cursor: string): string {
   ]);
 }
 
+/** A recorded change as the feed shows it (and a webhook's message carries it), as `kind`. */
+export function changeView(change: StoredChange, kind: Change['kind'] = change.kind): Change {
+  const { ancestorIds: _ancestors, previousAncestorIds: _previous, ...shown } = change;
+  return { '@type': 'Change', ...shown, kind };
+}
+
 /** The change as this caller sees it, or nothing if it is about what the caller may not read. */
 function asSeenBy(caller: Caller, change: StoredChange): Change | undefined {
-  const { ancestorIds, previousAncestorIds, ...shown } = change;
+  const { ancestorIds, previousAncestorIds } = change;
   const placed = (ancestors: string[]) => ({ nodeId: change.nodeId, ancestorIds: ancestors });
-  const answer = (kind: Change['kind'] = change.kind): Change => ({ '@type': 'Change', ...shown, kind });
+  const answer = (kind?: Change['kind']): Change => changeView(change, kind);
   if (change.principalId !== null) {
     // A grant: news to its holder (their view grew or shrank) and to whoever may read the node.
     const own = change.principalId === caller.principal.principalId;

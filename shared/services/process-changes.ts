@@ -20,6 +20,7 @@ import {
 import { ConflictError, NotFoundError, ServiceUnavailableError } from '#shared/domain/errors.ts';
 import { type Node, newId, timestamp } from '#shared/domain/node.ts';
 import type { Caller } from '#shared/domain/user.ts';
+import { inPool } from './in-pool.ts';
 import { nextVersionOf } from './node-service.ts';
 
 /** How long a change keeps trying when other changes to the process keep winning the race. */
@@ -157,28 +158,6 @@ async function commitAsBatch(
     );
     throw error;
   }
-}
-
-/**
- * Runs `work` on every item, at most `width` at a time. After a failure no more items start, and the
- * whole fails once those running have ended (so a clean-up never races a staging commit still in flight).
- */
-async function inPool<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const lane = async () => {
-    for (let i = next++; i < items.length && !failed; i = next++) {
-      try {
-        await work(items[i] as T);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  const lanes = await Promise.allSettled(Array.from({ length: Math.min(width, items.length) }, lane));
-  const failure = lanes.find((lane): lane is PromiseRejectedResult => lane.status === 'rejected');
-  if (failure) throw failure.reason;
 }
 
 /**

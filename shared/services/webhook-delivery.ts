@@ -13,7 +13,7 @@
 import { Webhook as Signer } from 'standardwebhooks';
 import { type SendOutcome, sendWebhook } from '#shared/clients/webhook-http.ts';
 import { config } from '#shared/config/index.ts';
-import { type AttemptMessage, enqueueAttempts, MAX_QUEUE_DELAY_SECONDS } from '#shared/data/webhook-queue.ts';
+import { type AttemptMessage, enqueueAttempts } from '#shared/data/webhook-queue.ts';
 import {
   claimDelivery,
   findDelivery,
@@ -54,10 +54,17 @@ const notSent = (error: string): SendOutcome => ({ status: null, error, duration
 export async function attemptDelivery(message: AttemptMessage, nowMs = Date.now()): Promise<void> {
   const { webhookId, deliveryId, attempt } = message;
   const delivery = await findDelivery(webhookId, deliveryId);
-  if (!delivery || delivery.attempts !== attempt) return;
+  if (!delivery) return;
+  const waitMs = delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) - nowMs : 0;
+  // This attempt was recorded but the message for the next one was not sent (the send failed, so the
+  // queue hands this message over again): send it now. A copy sent twice is harmless (the claim).
+  if (delivery.attempts === attempt + 1 && delivery.state === 'retrying') {
+    await enqueueAttempts([{ ...message, attempt: attempt + 1, delaySeconds: waitMs / 1000 }]);
+    return;
+  }
+  if (delivery.attempts !== attempt) return;
   if (delivery.state !== 'pending' && delivery.state !== 'retrying') return;
   // A wait longer than the queue can hold comes back early: send it on for the rest of the wait.
-  const waitMs = delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) - nowMs : 0;
   if (waitMs > 1000) {
     await enqueueAttempts([{ ...message, delaySeconds: waitMs / 1000 }]);
     return;
@@ -101,14 +108,7 @@ export async function attemptDelivery(message: AttemptMessage, nowMs = Date.now(
   });
   if (!recorded) return;
   if (state === 'retrying') {
-    await enqueueAttempts([
-      {
-        webhookId,
-        deliveryId,
-        attempt: attempt + 1,
-        delaySeconds: Math.min(delay ?? 0, MAX_QUEUE_DELAY_SECONDS),
-      },
-    ]);
+    await enqueueAttempts([{ webhookId, deliveryId, attempt: attempt + 1, delaySeconds: delay }]);
   } else if (state === 'parked' && webhook) {
     await noteParked(webhookId);
   } else if (state === 'delivered' && webhook && webhook.consecutiveFailures > 0) {

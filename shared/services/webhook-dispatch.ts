@@ -12,7 +12,6 @@ import type { StoredChange } from '#shared/data/change-repository.ts';
 import type { StoredDelivery } from '#shared/data/entities.ts';
 import { type AttemptMessage, enqueueAttempts } from '#shared/data/webhook-queue.ts';
 import { allWebhooks, createDelivery, findDelivery } from '#shared/data/webhook-repository.ts';
-import type { Change } from '#shared/domain/changes.ts';
 import {
   DELIVERY_RETENTION_DAYS,
   deliveryIdOf,
@@ -22,6 +21,8 @@ import {
   subscribed,
   type Webhook,
 } from '#shared/domain/webhooks.ts';
+import { changeView } from './change-feed.ts';
+import { inPool } from './in-pool.ts';
 
 /** Deliveries recorded at once (each is its own conditional put). */
 const PARALLEL_PUTS = 16;
@@ -34,21 +35,6 @@ export function takes(webhook: Webhook, change: StoredChange, type: EventType): 
   return scopeNodeId === null || change.nodeId === scopeNodeId || change.ancestorIds.includes(scopeNodeId);
 }
 
-/** The change as the feed shows it: the message's `data`. */
-const shown = ({ ancestorIds: _a, previousAncestorIds: _p, ...change }: StoredChange): Change => ({
-  '@type': 'Change',
-  ...change,
-});
-
-async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await work(items[next++] as T);
-    }),
-  );
-}
-
 /** Records and queues the deliveries of these changes; answers how many were queued. */
 export async function dispatchChanges(changes: StoredChange[], nowMs = Date.now()): Promise<number> {
   const typed = changes.flatMap((change) => {
@@ -59,14 +45,17 @@ export async function dispatchChanges(changes: StoredChange[], nowMs = Date.now(
   const endpoints = await allWebhooks();
   const due: StoredDelivery[] = [];
   for (const { change, type } of typed) {
+    let payload: string | undefined;
     for (const webhook of endpoints) {
       if (!takes(webhook, change, type)) continue;
+      // One message per change, whichever endpoints take it.
+      payload ??= messageOf(changeView(change), type);
       due.push({
         webhookId: webhook.webhookId,
         deliveryId: deliveryIdOf(change),
         messageId: change.changeId,
         type,
-        payload: messageOf(shown(change), type),
+        payload,
         state: 'pending',
         attempts: 0,
         nextAttemptAt: null,
@@ -80,7 +69,7 @@ export async function dispatchChanges(changes: StoredChange[], nowMs = Date.now(
     }
   }
   const queued: AttemptMessage[] = [];
-  await inParallel(due, PARALLEL_PUTS, async (delivery) => {
+  await inPool(due, PARALLEL_PUTS, async (delivery) => {
     const { webhookId, deliveryId } = delivery;
     if (!(await createDelivery(delivery))) {
       const earlier = await findDelivery(webhookId, deliveryId);

@@ -3,7 +3,7 @@
  * it alone queues an attempt (its function carries the SQS client; theirs do not).
  */
 import { enqueueAttempts } from '#shared/data/webhook-queue.ts';
-import { findDelivery, reopenDelivery } from '#shared/data/webhook-repository.ts';
+import { findDelivery, putBackDelivery, reopenDelivery } from '#shared/data/webhook-repository.ts';
 import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { DELIVERY_RETENTION_DAYS, type DeliveryView, deliveryView } from '#shared/domain/webhooks.ts';
@@ -30,6 +30,13 @@ export async function replayDelivery(
       'The delivery is still being attempted (pending or retrying): wait for it to be delivered or parked',
     );
   }
-  await enqueueAttempts([{ webhookId, deliveryId, attempt: 0 }]);
+  try {
+    await enqueueAttempts([{ webhookId, deliveryId, attempt: 0 }]);
+  } catch (error) {
+    // Reopened but not queued, it would wait for a message that never comes, and refuse every later
+    // replay as in progress: it goes back to delivered or parked (a busy queue is a 503: try again).
+    await putBackDelivery(existing);
+    throw error;
+  }
   return deliveryView(reopened);
 }

@@ -18,18 +18,19 @@ import {
 } from '#shared/data/webhook-repository.ts';
 import {
   BadRequestError,
+  bodyError,
   ConflictError,
   ForbiddenError,
   NotFoundError,
   ValidationError,
 } from '#shared/domain/errors.ts';
+import type { ListPage } from '#shared/domain/list-element.ts';
 import { type Node, newId } from '#shared/domain/node.ts';
 import { NODE_TYPE_NAMES } from '#shared/domain/node-types.ts';
 import { can, GRANTABLE_NODE_TYPES } from '#shared/domain/permissions.ts';
 import type { Caller } from '#shared/domain/user.ts';
-import { addressRefusal, schemeRefusal, urlRefusal } from '#shared/domain/webhook-targets.ts';
+import { targetRefusal, urlRefusal } from '#shared/domain/webhook-targets.ts';
 import {
-  DELIVERY_ID,
   type DeliveryState,
   type DeliveryView,
   deliveryView,
@@ -40,12 +41,14 @@ import {
   type WebhookView,
   webhookView,
 } from '#shared/domain/webhooks.ts';
+import { type CursorRequest, cursorPage } from './paging.ts';
 
 /** A new signing secret, as Standard Webhooks writes them: `whsec_` and 32 random bytes in base64. */
 export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-const bodyError = (path: string, rule: string, message: string) =>
-  new ValidationError([{ in: 'body', path, rule, message }]);
+/** A bad field of the body, as a 400. */
+const invalidField = (path: string, rule: string, message: string) =>
+  new ValidationError([bodyError(path, rule, message)]);
 
 const webhookNotFound = (webhookId: string) =>
   new NotFoundError('WEBHOOK_NOT_FOUND', `No webhook ${webhookId}`);
@@ -54,17 +57,15 @@ const webhookNotFound = (webhookId: string) =>
 async function checkedUrl(url: string): Promise<string> {
   const rules = { allowLoopback: config().webhookAllowLoopback };
   const parsed = urlRefusal(url, rules);
-  if ('refusal' in parsed) throw bodyError('$.url', 'webhook_url', parsed.refusal);
+  if ('refusal' in parsed) throw invalidField('$.url', 'webhook_url', parsed.refusal);
   let addresses: string[];
   try {
     addresses = await resolveAll(parsed.url.hostname);
   } catch {
-    throw bodyError('$.url', 'webhook_target', `${parsed.url.hostname} does not resolve to an address`);
+    throw invalidField('$.url', 'webhook_target', `${parsed.url.hostname} does not resolve to an address`);
   }
-  const refusal =
-    addresses.map((address) => addressRefusal(address, rules)).find(Boolean) ??
-    schemeRefusal(parsed.url, addresses);
-  if (refusal) throw bodyError('$.url', 'webhook_target', refusal);
+  const refusal = targetRefusal(parsed.url, addresses, rules);
+  if (refusal) throw invalidField('$.url', 'webhook_target', refusal);
   return parsed.url.href;
 }
 
@@ -72,7 +73,7 @@ function checkedNodeTypes(nodeTypes: readonly string[] | null | undefined): stri
   if (!nodeTypes) return null;
   const unknown = nodeTypes.findIndex((type) => !NODE_TYPE_NAMES.includes(type));
   if (unknown >= 0) {
-    throw bodyError(`$.nodeTypes[${unknown}]`, 'enum', `${nodeTypes[unknown]} is not a nodeType`);
+    throw invalidField(`$.nodeTypes[${unknown}]`, 'enum', `${nodeTypes[unknown]} is not a nodeType`);
   }
   return [...new Set(nodeTypes)];
 }
@@ -90,21 +91,14 @@ async function administeredScope(caller: Caller, scopeNodeId: string | null): Pr
   const node = await findNode(scopeNodeId);
   if (!node || node.deleted || !can(caller, node, 'read')) {
     throw new NotFoundError('NODE_NOT_FOUND', `No object with nodeId ${scopeNodeId}`, [
-      { in: 'body', path: '$.scopeNodeId', rule: 'exists', message: 'no such environment or folder' },
+      bodyError('$.scopeNodeId', 'exists', 'no such environment or folder'),
     ]);
   }
   if (!(GRANTABLE_NODE_TYPES as readonly string[]).includes(node.nodeType)) {
     throw new BadRequestError(
       'NOT_A_SCOPE',
       `A webhook's scope is an environment or folder, not a ${node.nodeType}`,
-      [
-        {
-          in: 'body',
-          path: '$.scopeNodeId',
-          rule: 'scope',
-          message: `must be a node of type ${GRANTABLE_NODE_TYPES.join(', ')}`,
-        },
-      ],
+      [bodyError('$.scopeNodeId', 'scope', `must be a node of type ${GRANTABLE_NODE_TYPES.join(', ')}`)],
     );
   }
   if (!can(caller, node, 'grant')) throw new ForbiddenError('Webhooks need the environment admin role here');
@@ -218,36 +212,26 @@ export async function rotateSecret(caller: Caller, webhookId: string): Promise<W
   return webhookView(rotated, true);
 }
 
-/** A delivery log position, passed back as a cursor (opaque to clients). */
-const encodeCursor = (deliveryId: string) => Buffer.from(deliveryId).toString('base64url');
-const decodeCursor = (cursor: string) => {
-  const deliveryId = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!DELIVERY_ID.test(deliveryId)) {
-    throw new ValidationError([
-      {
-        in: 'query',
-        path: '$.cursor',
-        rule: 'cursor',
-        message: 'pass the nextCursor of the last page unchanged',
-      },
-    ]);
-  }
-  return deliveryId;
-};
-
+/** A page of an endpoint's delivery log, newest first (`state` narrows it). */
 export async function deliveriesPage(
   caller: Caller,
   webhookId: string,
-  query: { state?: DeliveryState; cursor?: string; pageSize?: number },
-): Promise<{ results: DeliveryView[]; nextCursor: string | null }> {
+  query: { state?: DeliveryState } & CursorRequest,
+): Promise<ListPage<DeliveryView>> {
   await managedWebhook(caller, webhookId);
-  const page = await deliveriesOf(webhookId, {
-    ...(query.state ? { state: query.state } : {}),
-    ...(query.cursor ? { after: decodeCursor(query.cursor) } : {}),
-    pageSize: query.pageSize ?? 50,
-  });
-  return {
-    results: page.deliveries.map(deliveryView),
-    nextCursor: page.last ? encodeCursor(page.last) : null,
-  };
+  const { state, ...paging } = query;
+  return cursorPage(
+    `deliveries ${webhookId} ${state ?? 'all'}`,
+    'deliveryId',
+    paging,
+    async (limit, after) => {
+      const page = await deliveriesOf(webhookId, {
+        ...(state ? { state } : {}),
+        limit,
+        ...(after ? { after } : {}),
+      });
+      return { results: page.deliveries.map(deliveryView), ...(page.next ? { next: page.next } : {}) };
+    },
+    'DESC',
+  );
 }

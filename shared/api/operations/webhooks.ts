@@ -125,7 +125,8 @@ export const listWebhookDeliveries = defineOperation({
   summary: 'The delivery log of a webhook endpoint',
   description:
     'Newest first, with each delivery’s state (pending, retrying, delivered, parked), its attempts (status, ' +
-    'error, time taken, the start of the answer) and the message sent. `state` narrows it; pages go on with ' +
+    'error, time taken, the start of the answer) and the message sent. `state` narrows it (a page so narrowed ' +
+    'may hold fewer than pageSize, even none, while `nextCursor` says more follow); pages go on with ' +
     '`nextCursor` as `cursor`. Deliveries are kept 30 days.',
   tag: 'Common',
   request: {
