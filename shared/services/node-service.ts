@@ -533,8 +533,13 @@ export async function deleteNode(
         );
         for (const entry of batch) if (entry.deleted) deleted.set(entry.deleted.nodeId, entry.deleted);
       }
-      // No link can be added to a deleted node: the relations read now are all it has.
-      await settleAll([...deleted.values()], settleDeleted);
+      // No link can be added to a deleted node: the relations read now are all it has. A node never
+      // linked has none to settle: a link marks its ends hasRelations in the link's transaction, and
+      // the delete's commit was conditioned on the mark as read.
+      await settleAll(
+        [...deleted.values()].filter((node) => node.hasRelations),
+        settleDeleted,
+      );
       // The root has the fewest ancestors: it comes first, then the subtree level by level.
       return [...deleted.values()].sort((a, b) => a.ancestorIds.length - b.ancestorIds.length);
     } catch (error) {

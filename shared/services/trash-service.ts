@@ -186,7 +186,11 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
     }
     throw error;
   }
-  await settleAll(restored, settleRestored);
+  // Only nodes a link marked have relations to count again (a deleted node takes no new link).
+  await settleAll(
+    restored.filter((node) => node.hasRelations),
+    settleRestored,
+  );
   return restored;
 }
 
@@ -201,7 +205,7 @@ export async function purgeSubtree(caller: Caller, rootId: string): Promise<void
       const fileInfo = version.fields.fileInfo as StoredFileInfo | null | undefined;
       if (fileInfo?.fileId) fileIds.add(fileInfo.fileId);
     }
-    await purgeRelationsAbout(node.nodeId, node.nodeType);
+    if (node.hasRelations) await purgeRelationsAbout(node.nodeId, node.nodeType);
     // The node's own partition (its relations and their counts too), and its link in its parent's trash.
     await deleteItems(items.map((item) => ({ PK: item.PK, SK: item.SK })));
   }
