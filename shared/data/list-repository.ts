@@ -40,11 +40,17 @@ export interface EntryRange {
   atLeast?: string;
 }
 
-/** One index entry: enough to order, filter and fetch the object. */
+/** One index entry: enough to order, filter and fetch the object, and its parent beside it. */
 export interface ListEntry {
   nodeId: string;
   sortValue: string;
+  /** The object's parent, from the entry's lineage (null for an environment); objects never move. */
+  parentId: string | null;
 }
+
+/** The parent in a lineage (the ancestors, then the node itself). */
+const parentInLineage = (lineage: unknown): string | null =>
+  Array.isArray(lineage) && lineage.length >= 2 ? String(lineage[lineage.length - 2]) : null;
 
 function filterExpression(partition: ListPartition, filter: EntryFilter) {
   const clauses: string[] = [];
@@ -147,7 +153,11 @@ async function* partitionEntries(
     for (const item of page.Items ?? []) {
       const sortValue = String(item[index.sortKey]);
       if (sortValue === range.after) continue;
-      yield { nodeId: String(item.PK).slice('NODE#'.length), sortValue };
+      yield {
+        nodeId: String(item.PK).slice('NODE#'.length),
+        sortValue,
+        parentId: parentInLineage(item.lineage),
+      };
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey);

@@ -198,8 +198,8 @@ function readableSource(readable: ReadableRoots, p: ListParameters): ListSource 
   return {
     partitions,
     total: async () => {
-      const counts = await readCounts(readable.roots.map((root) => root.nodeId));
-      return readable.roots.reduce(
+      const [roots, counts] = await Promise.all([readable.roots, readCounts(readable.rootIds)]);
+      return roots.reduce(
         (sum, root) => sum + subtreeTotal(root, counts.get(root.nodeId) ?? {}, types, p.nodeStatus),
         0,
       );
@@ -226,7 +226,8 @@ async function collectPage(
   skip: number,
   take: number,
   copy: 'DRAFT' | 'PUBLISHED',
-  check?: (node: Node) => boolean,
+  check: ((node: Node) => boolean) | undefined,
+  parents: ParentNames,
 ): Promise<CollectedPage> {
   const page: { node: Node; entry: ListEntry }[] = [];
   let skipped = 0;
@@ -236,6 +237,8 @@ async function collectPage(
     const fetching = check ? batch : batch.slice(0, take - page.length);
     batch = batch.slice(fetching.length);
     const entryOf = new Map(fetching.map((entry) => [entry.nodeId, entry]));
+    // Without a check, every object fetched is on the page: its parent is read beside it.
+    if (!check) parents.prefetch(fetching.map((entry) => entry.parentId));
     for (const node of await fetchListed(fetching, copy)) {
       if (check && !check(node)) continue;
       if (skipped < skip) skipped++;
@@ -263,24 +266,44 @@ async function collectPage(
   return done(batch.length > 0 && (await flush()));
 }
 
-/** Parents of the listed objects, for `parent` { nodeId, name, nodeType }. */
-async function parentsOf(nodes: Node[], known?: Node): Promise<Map<string, ListElement['parent']>> {
-  const ids = [
-    ...new Set(
-      nodes.flatMap((node) => (node.parentId && node.parentId !== known?.nodeId ? [node.parentId] : [])),
-    ),
-  ];
-  // One read per distinct parent on the page (at most pageSize); names need no strong consistency.
-  const parents = [
-    ...(ids.length > 0 ? await findNodes(ids, { consistent: false }) : []),
-    ...(known ? [known] : []),
-  ];
-  return new Map(
-    parents.map((parent) => [
-      parent.nodeId,
-      { nodeId: parent.nodeId, name: parent.name, nodeType: parent.nodeType },
-    ]),
-  );
+/**
+ * The listed objects' parents, for `parent` { nodeId, name, nodeType }: one read per distinct parent (at
+ * most pageSize; names need no strong consistency). Parents known from the index entries are read as soon
+ * as the entries are, beside the objects themselves, not after them.
+ */
+class ParentNames {
+  private readonly reads = new Map<string, Promise<Node | undefined>>();
+
+  /** `known`: a parent already being read (a folder whose children are listed). */
+  constructor(known?: { nodeId: string; read: Promise<Node | undefined> }) {
+    if (known) this.reads.set(known.nodeId, known.read);
+  }
+
+  /** Starts reading the parents not read yet. */
+  prefetch(parentIds: readonly (string | null)[]): void {
+    const missing = [...new Set(parentIds)].filter((id): id is string => id !== null && !this.reads.has(id));
+    if (missing.length === 0) return;
+    const read = findNodes(missing, { consistent: false });
+    for (const id of missing) {
+      const parent = read.then((nodes) => nodes.find((node) => node.nodeId === id));
+      // Awaited by of(), unless the page failed first: not an unhandled rejection meanwhile.
+      parent.catch(() => undefined);
+      this.reads.set(id, parent);
+    }
+  }
+
+  async of(nodes: readonly Node[]): Promise<Map<string, ListElement['parent']>> {
+    const ids = [...new Set(nodes.flatMap((node) => (node.parentId ? [node.parentId] : [])))];
+    this.prefetch(ids);
+    const parents = await Promise.all(ids.map((id) => this.reads.get(id)));
+    return new Map(
+      parents.flatMap((parent) =>
+        parent
+          ? [[parent.nodeId, { nodeId: parent.nodeId, name: parent.name, nodeType: parent.nodeType }]]
+          : [],
+      ),
+    );
+  }
 }
 
 export async function listObjects(
@@ -330,14 +353,17 @@ export async function listObjects(
   const entries = exhausted ? noEntries() : listEntries(source.partitions, filter, range, skip + p.pageSize);
   // The caller's responsibilities and the parent (with the right to read it) do not depend on the page:
   // read beside it, and the page is answered only once the parent may be read.
-  const [collected, countedTotal, held, knownParent] = await Promise.all([
-    collectPage(entries, skip, p.pageSize, p.draft ? 'DRAFT' : 'PUBLISHED', check),
+  const parentNames = new ParentNames(
+    target.kind === 'children' ? { nodeId: target.parentId, read: parentRead } : undefined,
+  );
+  const [collected, countedTotal, held] = await Promise.all([
+    collectPage(entries, skip, p.pageSize, p.draft ? 'DRAFT' : 'PUBLISHED', check, parentNames),
     source.total(),
     responsibilitiesOf(caller),
     parentRead,
   ]);
   const [parents, relationCounts] = await Promise.all([
-    parentsOf(collected.nodes, knownParent),
+    parentNames.of(collected.nodes),
     readRelationCountsOf(collected.nodes, p.draft ? 'DRAFT' : 'PUBLISHED'),
   ]);
   const results = collected.nodes.map((node) => {
@@ -379,6 +405,9 @@ async function relatedList(
 ): Promise<ListPage<ListElement | AnalyzerElement>> {
   let knownParent: Node | undefined;
   if (target.kind === 'children') knownParent = await childrenSource(caller, target.parentId, p).parent;
+  const parentNames = new ParentNames(
+    knownParent ? { nodeId: knownParent.nodeId, read: Promise.resolve(knownParent) } : undefined,
+  );
   const inScope = (node: Node) =>
     (target.kind !== 'children' || node.parentId === target.parentId) &&
     (!analyzer || toAnalyzerElement(toListElement(node, null), node).findings.length > 0);
@@ -396,7 +425,7 @@ async function relatedList(
     responsibilitiesOf(caller),
   ]);
   const [parents, relationCounts] = await Promise.all([
-    parentsOf(page.nodes, knownParent),
+    parentNames.of(page.nodes),
     readRelationCountsOf(page.nodes, p.draft ? 'DRAFT' : 'PUBLISHED'),
   ]);
   return {
@@ -434,12 +463,9 @@ export async function listMaturity(caller: Caller, query: ListQuery): Promise<Li
   }
   const { pageSize = DEFAULT_PAGE_SIZE, currentPage = 1 } = query;
   const readable = await readableRoots(caller);
-  const counts = await readCounts(readable.roots.map((root) => root.nodeId));
+  const [roots, counts] = await Promise.all([readable.roots, readCounts(readable.rootIds)]);
   const count = (types: Set<string>, status: NodeStatus) =>
-    readable.roots.reduce(
-      (sum, root) => sum + subtreeTotal(root, counts.get(root.nodeId) ?? {}, types, status),
-      0,
-    );
+    roots.reduce((sum, root) => sum + subtreeTotal(root, counts.get(root.nodeId) ?? {}, types, status), 0);
   const rows = (Object.entries(FACET_ITEM_TYPES) as [Facet, readonly string[]][])
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([facet, types]) =>

@@ -18,29 +18,36 @@ export interface ReadableEnvironment {
 }
 
 export interface ReadableRoots {
-  /** The roots themselves (environments or folders), disjoint subtrees. */
-  roots: Node[];
+  /** The roots' ids, known first: their partitions and counts can be read while the roots are. */
+  rootIds: string[];
+  /** The roots themselves (environments or folders), disjoint subtrees, live ones only. */
+  roots: Promise<Node[]>;
   environments: ReadableEnvironment[];
 }
 
 /** Environments are few; a system administrator's roots are all of them. */
 const MAX_ENVIRONMENTS = 10_000;
 
-async function allEnvironments(): Promise<Node[]> {
+/**
+ * Every environment, from the library's index partition. Their ids are enough to read their partitions
+ * and counts; the environments themselves (a deleted one may linger in the index a moment) come beside.
+ */
+async function allEnvironments(): Promise<ReadableRoots> {
   const entries = [];
   const libraryChildren = [{ scope: 'parent' as const, partition: listPartition.parent(null) }];
   for await (const entry of listEntries(libraryChildren, {}, { sortKey: 'nodeId', order: 'ASC' }, 100)) {
     entries.push(entry);
     if (entries.length >= MAX_ENVIRONMENTS) break;
   }
-  return fetchListed(entries, 'DRAFT');
+  const roots = fetchListed(entries, 'DRAFT');
+  // Awaited by every list that counts, maybe after other reads: not an unhandled rejection meanwhile.
+  roots.catch(() => undefined);
+  const rootIds = entries.map((entry) => entry.nodeId);
+  return { rootIds, roots, environments: rootIds.map((environmentId) => ({ environmentId })) };
 }
 
 export async function readableRoots(caller: Caller): Promise<ReadableRoots> {
-  if (caller.systemAdmin) {
-    const roots = await allEnvironments();
-    return { roots, environments: roots.map((env) => ({ environmentId: env.nodeId })) };
-  }
+  if (caller.systemAdmin) return allEnvironments();
   const granted = new Set(Object.keys(caller.grants));
   const nodes = (await findNodes([...granted])).filter((node) => !node.deleted);
   // A grant inside another granted subtree adds nothing to what the caller reads.
@@ -56,5 +63,9 @@ export async function readableRoots(caller: Caller): Promise<ReadableRoots> {
     readable.folders?.push(root.nodeId);
     byEnvironment.set(environmentId, readable);
   }
-  return { roots, environments: [...byEnvironment.values()] };
+  return {
+    rootIds: roots.map((root) => root.nodeId),
+    roots: Promise.resolve(roots),
+    environments: [...byEnvironment.values()],
+  };
 }
