@@ -3,7 +3,7 @@
  * false, `pageSize=20` becomes 20). The reference shows their wire form.
  */
 import * as z from 'zod/mini';
-import { uuidSchema } from '#shared/domain/node-payloads.ts';
+import { uuidSchema } from '#shared/domain/schema-parts.ts';
 
 /** `true` or `false`, as a boolean. */
 export const booleanParam = z.pipe(

@@ -5,7 +5,7 @@ import { config } from '#shared/config/index.ts';
 import type { StoredAction } from '#shared/domain/action.ts';
 import { ConflictError } from '#shared/domain/errors.ts';
 import { conditionally } from './conditional-writes.ts';
-import { actions } from './entities.ts';
+import { actions } from './entities/actions.ts';
 import { actionKey, userActionsPartition } from './keys.ts';
 import { batchGetItems, getItem, queryAll } from './reads.ts';
 import { GSI1 } from './table-schema.ts';

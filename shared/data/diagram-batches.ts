@@ -5,7 +5,7 @@
  * written, committed by the one final transaction that also counts them and moves the process's version
  * (so they become visible all at once), abandoned when the request failed, then removed with what it wrote.
  */
-import { type DiagramBatch, diagramBatches } from './entities.ts';
+import { type DiagramBatch, diagramBatches } from './entities/process-diagrams.ts';
 import { CHILD_LINK_PREFIX, DIAGRAM_BATCH_PREFIX, diagramBatchKey, EDGE_PREFIX, nodeKey } from './keys.ts';
 import { batchGetItems, queryAll } from './reads.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';

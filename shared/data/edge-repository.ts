@@ -1,7 +1,7 @@
 /** Reads of a process's edges (writes go through node-write-path.ts). */
 import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import { committedAmong } from './diagram-batches.ts';
-import { edges } from './entities.ts';
+import { edges } from './entities/process-diagrams.ts';
 import { EDGE_PREFIX, edgeKey, nodeKey, PUBLISHED_EDGES } from './keys.ts';
 import { getItem, queryAll } from './reads.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';

@@ -1,9 +1,9 @@
-/** Records of requests sent with an Idempotency-Key (see entities.ts idempotentRequests). */
+/** Records of requests sent with an Idempotency-Key (see entities/idempotency.ts). */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import type { IdempotencyClaim } from '#shared/clients/invocation.ts';
 import { config } from '#shared/config/index.ts';
-import { idempotentRequests } from './entities.ts';
+import { idempotentRequests } from './entities/idempotency.ts';
 import { idempotencyKey } from './keys.ts';
 import { getItem } from './reads.ts';
 

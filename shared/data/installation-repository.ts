@@ -2,7 +2,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
-import { installation } from './entities.ts';
+import { installation } from './entities/installation.ts';
 import { bootstrapKey } from './keys.ts';
 import { getItem } from './reads.ts';
 

@@ -4,7 +4,7 @@ import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import type { FailureWindow } from '#shared/domain/login-throttle.ts';
 import { writtenIfHeld } from './conditional-writes.ts';
-import { loginFailures, type ThrottleSubject } from './entities.ts';
+import { loginFailures, type ThrottleSubject } from './entities/users.ts';
 import { loginFailuresKey } from './keys.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
 

@@ -4,7 +4,7 @@
  */
 import type { Node } from '#shared/domain/node.ts';
 import { committedAmong } from './diagram-batches.ts';
-import { childLinks, nodes } from './entities.ts';
+import { childLinks, nodes } from './entities/nodes.ts';
 import { CHILD_LINK_PREFIX, type NodeCopy, nodeKey } from './keys.ts';
 import { type NodeCounts, readNodeItemAndCounts } from './node-counts.ts';
 import { batchGetItems, getItem, queryAll } from './reads.ts';

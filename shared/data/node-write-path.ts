@@ -20,14 +20,13 @@ import { UPLOAD_RETENTION } from '#shared/domain/uploads/upload.ts';
 import { conditionally, writtenIfHeld } from './conditional-writes.ts';
 import {
   childLinks,
-  diagramBatches,
-  edges,
   nodes,
   nodeVersions,
   type TrashEntry,
   trashEntries,
   trashedChildren,
-} from './entities.ts';
+} from './entities/nodes.ts';
+import { diagramBatches, edges } from './entities/process-diagrams.ts';
 import { claimItem } from './idempotency-repository.ts';
 import {
   childLinkKey,

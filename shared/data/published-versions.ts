@@ -6,7 +6,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import { type Node, versionIdTime } from '#shared/domain/node.ts';
-import { nodeVersions } from './entities.ts';
+import { nodeVersions } from './entities/nodes.ts';
 import { nodeKey, VERSION_PREFIX } from './keys.ts';
 
 /** The first version published at or after `sinceMs` among those the node has replaced, or null. */

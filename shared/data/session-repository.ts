@@ -7,7 +7,7 @@ import { config } from '#shared/config/index.ts';
 import { ServiceUnavailableError } from '#shared/domain/errors.ts';
 import type { Session, User } from '#shared/domain/user.ts';
 import { writtenIfHeld } from './conditional-writes.ts';
-import { sessions, users } from './entities.ts';
+import { sessions, users } from './entities/users.ts';
 import { queryPage } from './keyed-pages.ts';
 import { SESSIONS_PARTITION, sessionKey, userKey, userSessionsPartition } from './keys.ts';
 import { getItem, queryAll } from './reads.ts';

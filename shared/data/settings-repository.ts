@@ -2,7 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import type { Settings } from '#shared/domain/settings.ts';
-import { settings as settingsEntity } from './entities.ts';
+import { settings as settingsEntity } from './entities/installation.ts';
 import { settingsKey } from './keys.ts';
 import { getItem } from './reads.ts';
 

@@ -4,7 +4,8 @@ import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import { ServiceUnavailableError } from '#shared/domain/errors.ts';
 import type { StoredEdge } from '#shared/domain/process-diagram.ts';
-import { edges, type TrashEntry, trashEntries, trashedChildren } from './entities.ts';
+import { type TrashEntry, trashEntries, trashedChildren } from './entities/nodes.ts';
+import { edges } from './entities/process-diagrams.ts';
 import type { Item } from './entity.ts';
 import { queryPage } from './keyed-pages.ts';
 import {

@@ -10,7 +10,7 @@ import { config } from '#shared/config/index.ts';
 import type { StoredFile, Upload } from '#shared/domain/uploads/upload.ts';
 import { UPLOAD_RETENTION } from '#shared/domain/uploads/upload.ts';
 import { updatedIfHeld, writtenIfHeld } from './conditional-writes.ts';
-import { uploads } from './entities.ts';
+import { uploads } from './entities/uploads.ts';
 import { UPLOAD_PREFIX, uploadItemKey, userKey } from './keys.ts';
 import { getItem } from './reads.ts';
 

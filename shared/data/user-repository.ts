@@ -7,7 +7,7 @@ import { config } from '#shared/config/index.ts';
 import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
 import type { GrantRecord, User } from '#shared/domain/user.ts';
 import { conditionally } from './conditional-writes.ts';
-import { grants, usernames, users } from './entities.ts';
+import { grants, usernames, users } from './entities/users.ts';
 import { queryPage } from './keyed-pages.ts';
 import { GRANT_PREFIX, grantKey, USERS_PARTITION, userKey, usernameKey } from './keys.ts';
 import { batchGetItems, getItem } from './reads.ts';

@@ -1,7 +1,7 @@
 /** A node's earlier versions (keepVersions in node-write-path.ts writes them), newest first. */
 
 import type { Node } from '#shared/domain/node.ts';
-import { nodeVersions } from './entities.ts';
+import { nodeVersions } from './entities/nodes.ts';
 import { queryPage } from './keyed-pages.ts';
 import { nodeKey, nodeVersionKey, VERSION_PREFIX } from './keys.ts';
 import { getItem } from './reads.ts';

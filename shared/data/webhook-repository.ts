@@ -10,7 +10,7 @@ import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import type { DeliveryAttempt, DeliveryState, Webhook } from '#shared/domain/webhooks.ts';
 import { updatedIfHeld, writtenIfHeld } from './conditional-writes.ts';
-import { deliveries, type StoredDelivery, webhooks } from './entities.ts';
+import { deliveries, type StoredDelivery, webhooks } from './entities/webhooks.ts';
 import { queryPage } from './keyed-pages.ts';
 import { DELIVERY_PREFIX, deliveryKey, WEBHOOKS_PARTITION, webhookKey } from './keys.ts';
 import { getItem, queryAll } from './reads.ts';

@@ -1,8 +1,7 @@
 /** Actions (spec §2.6): tasks assigned to a user about an object, e.g. a training on a process. */
 import * as z from 'zod/mini';
 import { nameElementSchema } from './node.ts';
-import { nodeIdSchema, uuidSchema } from './node-payloads.ts';
-import { named, nullableString, pageOf, timestampSchema } from './schema-parts.ts';
+import { named, nullableString, pageOf, timestampSchema, uuidSchema } from './schema-parts.ts';
 import { type Caller, type Principal, principalSchema } from './user.ts';
 
 export const ACTION_TYPES = ['TRAINING', 'REVIEW', 'APPROVAL', 'ACKNOWLEDGEMENT'] as const;
@@ -81,7 +80,7 @@ export const dateSchema = z.string().check(
 
 export const createActionsPayloadSchema = z.strictObject({
   actionType: z.enum(ACTION_TYPES),
-  targetNodeId: nodeIdSchema,
+  targetNodeId: uuidSchema,
   users: z.array(uuidSchema).check(z.minLength(1), z.maxLength(100)),
   dueDate: dateSchema,
   comment: z.optional(z.string().check(z.maxLength(2000))),

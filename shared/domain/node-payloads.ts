@@ -14,8 +14,7 @@ export const LIMITS = {
   richTextDescriptionLength: 100_000,
 } as const;
 
-export { uuidSchema };
-export const nodeIdSchema = uuidSchema;
+const nodeIdSchema = uuidSchema;
 
 const notBlank = (s: string) => s.trim().length > 0;
 

@@ -4,7 +4,7 @@
  */
 
 import { findEdges } from '#shared/data/edge-repository.ts';
-import type { TrashEntry } from '#shared/data/entities.ts';
+import type { TrashEntry } from '#shared/data/entities/nodes.ts';
 import { findLiveChildIds, findNode, findNodes } from '#shared/data/node-repository.ts';
 import {
   commitBatches,

@@ -3,7 +3,7 @@
  * the subtree's root list it, restore it as it was (under its parent, which must be live), or purge it for
  * good with its files, within TRASH_RETENTION_DAYS.
  */
-import type { TrashEntry } from '#shared/data/entities.ts';
+import type { TrashEntry } from '#shared/data/entities/nodes.ts';
 import { trashedChildPrefix, trashedEdgePrefix } from '#shared/data/keys.ts';
 import { findNode, findNodes } from '#shared/data/node-repository.ts';
 import {

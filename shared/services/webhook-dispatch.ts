@@ -9,7 +9,7 @@
  * A change the recorder wrote twice (at least once) is two deliveries with one `webhook-id`.
  */
 import type { StoredChange } from '#shared/data/change-repository.ts';
-import type { StoredDelivery } from '#shared/data/entities.ts';
+import type { StoredDelivery } from '#shared/data/entities/webhooks.ts';
 import { type AttemptMessage, enqueueAttempts } from '#shared/data/webhook-queue.ts';
 import { allWebhooks, createDelivery, findDelivery } from '#shared/data/webhook-repository.ts';
 import {

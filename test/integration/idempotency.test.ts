@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { idempotentRequests } from '#shared/data/entities.ts';
+import { idempotentRequests } from '#shared/data/entities/idempotency.ts';
 import { createNode, folder, urlDocument } from './helpers/library.ts';
 import { createUser, grant, PASSWORD } from './helpers/personas.ts';
 import { type ApiClient, type TestStack, tableClient, withAdminSession } from './helpers/test-stack.ts';

@@ -7,7 +7,7 @@ import {
   createActionsPayloadSchema,
   dateSchema,
 } from '#shared/domain/action.ts';
-import { uuidSchema } from '#shared/domain/node-payloads.ts';
+import { uuidSchema } from '#shared/domain/schema-parts.ts';
 import { REQUEST_EXAMPLES } from '../examples.ts';
 import { API_PREFIX, authenticated, defineOperation, problem } from '../operation.ts';
 import { pageQuerySchema } from '../params.ts';

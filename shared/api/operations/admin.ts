@@ -1,6 +1,6 @@
 /** Administration by system administrators: users, sessions and settings. */
 import * as z from 'zod/mini';
-import { uuidSchema } from '#shared/domain/node-payloads.ts';
+import { uuidSchema } from '#shared/domain/schema-parts.ts';
 import { settingsSchema } from '#shared/domain/settings.ts';
 import { sessionsPageSchema, usersPageSchema, userViewSchema } from '#shared/domain/user.ts';
 import { createUserPayloadSchema, updateUserPayloadSchema } from '#shared/domain/user-payloads.ts';

@@ -1,13 +1,13 @@
 /** Roles granted on environments and folders. */
 import * as z from 'zod/mini';
 import { grantPayloadSchema } from '#shared/domain/grant-payloads.ts';
-import { nodeIdSchema, uuidSchema } from '#shared/domain/node-payloads.ts';
+import { uuidSchema } from '#shared/domain/schema-parts.ts';
 import { grantSchema, grantsPageSchema } from '#shared/domain/user.ts';
 import { REQUEST_EXAMPLES } from '../examples.ts';
 import { API_PREFIX, authenticated, defineOperation, problem } from '../operation.ts';
 import { cursorQuerySchema, nodePathSchema } from '../params.ts';
 
-const grantPathSchema = z.strictObject({ nodeId: nodeIdSchema, principalId: uuidSchema });
+const grantPathSchema = z.strictObject({ nodeId: uuidSchema, principalId: uuidSchema });
 const NOT_ENVIRONMENT_ADMIN = problem('Needs the environment admin role');
 
 export const listGrants = defineOperation({

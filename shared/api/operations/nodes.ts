@@ -7,8 +7,8 @@ import {
   createNodePayloadSchema,
   deleteNodePayloadSchema,
   updateNodePayloadSchema,
-  uuidSchema,
 } from '#shared/domain/node-payloads.ts';
+import { uuidSchema } from '#shared/domain/schema-parts.ts';
 import { TYPED_RETRIEVES } from '#shared/domain/typed-retrieves.ts';
 import { REQUEST_EXAMPLES } from '../examples.ts';
 import { API_PREFIX, authenticated, defineOperation, ETAG, NO_BUCKET, problem } from '../operation.ts';

@@ -1,9 +1,8 @@
 /** Relations between objects, RACI responsibilities and the roles users hold (relations.ts: the catalogue). */
 import * as z from 'zod/mini';
 import { listPageOf } from '#shared/domain/list-element.ts';
-import { uuidSchema } from '#shared/domain/node-payloads.ts';
 import { RELATION_CATALOGUE, RELATION_NAMES, relationViewSchema } from '#shared/domain/relations.ts';
-import { named } from '#shared/domain/schema-parts.ts';
+import { named, uuidSchema } from '#shared/domain/schema-parts.ts';
 import { API_PREFIX, authenticated, defineOperation, problem } from '../operation.ts';
 import { cursorQuerySchema, nodePathSchema } from '../params.ts';
 

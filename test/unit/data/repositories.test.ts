@@ -7,7 +7,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { nodes, sessions, users } from '#shared/data/entities.ts';
+import { nodes } from '#shared/data/entities/nodes.ts';
+import { sessions, users } from '#shared/data/entities/users.ts';
 import { findLiveChildren, findNode } from '#shared/data/node-repository.ts';
 import { findSessionWithUser, touchSession } from '#shared/data/session-repository.ts';
 import { findUserByUsername } from '#shared/data/user-repository.ts';

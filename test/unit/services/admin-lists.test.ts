@@ -6,7 +6,7 @@
 import { BatchGetCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { sessions, users } from '#shared/data/entities.ts';
+import { sessions, users } from '#shared/data/entities/users.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
 import { encodeCursor, queryFingerprint } from '#shared/domain/list-cursor.ts';
 import { type Caller, toPrincipal } from '#shared/domain/user.ts';

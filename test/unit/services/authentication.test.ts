@@ -9,7 +9,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { forgetSessionsOf } from '#shared/auth/session-checks.ts';
-import { sessions, users } from '#shared/data/entities.ts';
+import { sessions, users } from '#shared/data/entities/users.ts';
 import { UnauthenticatedError } from '#shared/domain/errors.ts';
 import type { Session, User } from '#shared/domain/user.ts';
 import { sampleSession, sampleUser } from '../../fixtures/users.ts';

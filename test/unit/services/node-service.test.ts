@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { nodes } from '#shared/data/entities.ts';
+import { nodes } from '#shared/data/entities/nodes.ts';
 import { ForbiddenError, NotFoundError, VersionConflictError } from '#shared/domain/errors.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { createNode, deleteNode, replaceWorkingCopy } from '#shared/services/node-service.ts';

@@ -7,7 +7,7 @@ import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { deliveries, type StoredDelivery, webhooks } from '#shared/data/entities.ts';
+import { deliveries, type StoredDelivery, webhooks } from '#shared/data/entities/webhooks.ts';
 import { deliveryKey, webhookKey } from '#shared/data/keys.ts';
 import { ServiceUnavailableError } from '#shared/domain/errors.ts';
 import { type Caller, toPrincipal } from '#shared/domain/user.ts';
