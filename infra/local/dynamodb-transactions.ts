@@ -110,7 +110,8 @@ export class LocalTransactions {
     if (new Set(ids).size !== ids.length)
       throw validationError('Transaction request cannot include multiple operations on one item');
     const token = input.ClientRequestToken;
-    const request = JSON.stringify(actions);
+    // What a repeated token is compared with: only a transaction that carries one needs it.
+    const request = token ? JSON.stringify(actions) : '';
     if (token) {
       const earlier = this.tokens.get(token);
       if (earlier && Date.now() - earlier.at < TOKEN_TTL_MS) {
