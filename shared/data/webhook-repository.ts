@@ -5,11 +5,11 @@
  * the changes: an attempt claims it with a conditional update first, so a queue message delivered twice
  * (SQS is at least once) sends it once.
  */
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import type { DeliveryAttempt, DeliveryState, Webhook } from '#shared/domain/webhooks.ts';
-import { updatedIfHeld, writtenIfHeld } from './conditional-writes.ts';
+import { failedConditions, updatedIfHeld, writtenIfHeld } from './conditional-writes.ts';
 import { deliveries, type StoredDelivery, webhooks } from './entities/webhooks.ts';
 import { queryPage } from './keyed-pages.ts';
 import { DELIVERY_PREFIX, deliveryKey, WEBHOOKS_PARTITION, webhookKey } from './keys.ts';
@@ -41,8 +41,8 @@ export async function createWebhook(webhook: Webhook): Promise<void> {
 
 /**
  * Writes an administrator's change to an endpoint if nobody changed it since `expectedModifiedAt` (false
- * otherwise). Its count of failures in a row is left as it is: deliveries keep it (noteParked,
- * noteDelivered) without touching modifiedAt, and a whole-item write would put back a stale count.
+ * otherwise). Its count of failures in a row is left as it is: deliveries keep it (recordAttempt,
+ * in the attempt's transaction) without touching modifiedAt, and a whole-item write would put back a stale count.
  */
 export function replaceWebhook(webhook: Webhook, expectedModifiedAt: string): Promise<boolean> {
   const {
@@ -81,34 +81,27 @@ export function deleteWebhook(webhookId: string): Promise<boolean> {
   );
 }
 
-/** A delivery parked: one more failure in a row for its endpoint (if it still exists). */
-export async function noteParked(webhookId: string): Promise<void> {
-  await writtenIfHeld(
-    dynamoDb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: webhookKey(webhookId),
+/**
+ * What an attempt tells its endpoint: one more failure in a row (its delivery parked), or the end of them
+ * (delivered after failures).
+ */
+export type EndpointNote = 'failed' | 'recovered';
+
+function endpointNoteUpdate(webhookId: string, note: EndpointNote) {
+  const base = { TableName: table(), Key: webhookKey(webhookId) };
+  return note === 'failed'
+    ? {
+        ...base,
         UpdateExpression: 'ADD consecutiveFailures :one',
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeValues: { ':one': 1 },
-      }),
-    ),
-  );
-}
-
-/** A delivery got through: the endpoint's failures in a row end (written only if there were any). */
-export async function noteDelivered(webhookId: string): Promise<void> {
-  await writtenIfHeld(
-    dynamoDb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: webhookKey(webhookId),
+      }
+    : {
+        ...base,
         UpdateExpression: 'SET consecutiveFailures = :zero',
         ConditionExpression: 'attribute_exists(PK) AND consecutiveFailures > :zero',
         ExpressionAttributeValues: { ':zero': 0 },
-      }),
-    ),
-  );
+      };
 }
 
 /** Records a new delivery; false if it is there already (a change dispatched again). */
@@ -169,36 +162,52 @@ export interface AttemptOutcome {
   at: string;
 }
 
-/** Ends a claimed attempt (attempt number `attempt`): the delivery moves on to `attempt + 1`. */
-export function recordAttempt(
+/**
+ * Ends a claimed attempt (attempt number `attempt`): the delivery moves on to `attempt + 1`; false when
+ * another attempt ended it first. What it tells the endpoint (`note`) is written in the same transaction,
+ * so a fault between the two cannot record the attempt and lose the count; an endpoint deleted meanwhile
+ * (or whose count another delivery reset) leaves the attempt recorded alone.
+ */
+export async function recordAttempt(
   webhookId: string,
   deliveryId: string,
   attempt: number,
   outcome: AttemptOutcome,
+  note?: EndpointNote,
 ): Promise<boolean> {
   const done = outcome.state === 'delivered' ? 'deliveredAt' : outcome.state === 'parked' ? 'parkedAt' : null;
-  return writtenIfHeld(
-    dynamoDb().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: deliveryKey(webhookId, deliveryId),
-        UpdateExpression:
-          'SET attempts = :next, #state = :state, #log = :log, nextAttemptAt = :nextAt, claimedUntil = :zero' +
-          (done ? `, ${done} = :at` : ''),
-        ConditionExpression: 'attempts = :attempt',
-        ExpressionAttributeNames: { '#state': 'state', '#log': 'log' },
-        ExpressionAttributeValues: {
-          ':next': attempt + 1,
-          ':attempt': attempt,
-          ':state': outcome.state,
-          ':log': outcome.log,
-          ':nextAt': outcome.nextAttemptAt,
-          ':zero': 0,
-          ...(done ? { ':at': outcome.at } : {}),
-        },
+  const update = {
+    TableName: table(),
+    Key: deliveryKey(webhookId, deliveryId),
+    UpdateExpression:
+      'SET attempts = :next, #state = :state, #log = :log, nextAttemptAt = :nextAt, claimedUntil = :zero' +
+      (done ? `, ${done} = :at` : ''),
+    ConditionExpression: 'attempts = :attempt',
+    ExpressionAttributeNames: { '#state': 'state', '#log': 'log' },
+    ExpressionAttributeValues: {
+      ':next': attempt + 1,
+      ':attempt': attempt,
+      ':state': outcome.state,
+      ':log': outcome.log,
+      ':nextAt': outcome.nextAttemptAt,
+      ':zero': 0,
+      ...(done ? { ':at': outcome.at } : {}),
+    },
+  };
+  if (!note) return writtenIfHeld(dynamoDb().send(new UpdateCommand(update)));
+  try {
+    await dynamoDb().send(
+      new TransactWriteCommand({
+        TransactItems: [{ Update: update }, { Update: endpointNoteUpdate(webhookId, note) }],
       }),
-    ),
-  );
+    );
+    return true;
+  } catch (error) {
+    const failed = failedConditions(error);
+    if (failed.length === 0) throw error;
+    if (failed.includes(0)) return false;
+    return recordAttempt(webhookId, deliveryId, attempt, outcome);
+  }
 }
 
 /**

@@ -14,14 +14,7 @@ import { Webhook as Signer } from 'standardwebhooks';
 import { type SendOutcome, sendWebhook } from '#shared/clients/webhook-http.ts';
 import { config } from '#shared/config/index.ts';
 import { type AttemptMessage, enqueueAttempts } from '#shared/data/webhook-queue.ts';
-import {
-  claimDelivery,
-  findDelivery,
-  findWebhook,
-  noteDelivered,
-  noteParked,
-  recordAttempt,
-} from '#shared/data/webhook-repository.ts';
+import { claimDelivery, findDelivery, findWebhook, recordAttempt } from '#shared/data/webhook-repository.ts';
 import {
   ATTEMPT_TIMEOUT_MS,
   DELIVERY_LOG_LENGTH,
@@ -100,18 +93,20 @@ export async function attemptDelivery(message: AttemptMessage, nowMs = Date.now(
     delivered || !webhook?.enabled ? undefined : retryDelaySeconds(attempt + 1, config().webhookRetrySeconds);
   const state = delivered ? 'delivered' : delay === undefined ? 'parked' : 'retrying';
   const nextAttemptAt = delay === undefined ? null : new Date(at.getTime() + delay * 1000).toISOString();
-  const recorded = await recordAttempt(webhookId, deliveryId, attempt, {
-    state,
-    log,
-    nextAttemptAt,
-    at: at.toISOString(),
-  });
-  if (!recorded) return;
-  if (state === 'retrying') {
+  const note =
+    state === 'parked' && webhook
+      ? 'failed'
+      : state === 'delivered' && webhook && webhook.consecutiveFailures > 0
+        ? 'recovered'
+        : undefined;
+  const recorded = await recordAttempt(
+    webhookId,
+    deliveryId,
+    attempt,
+    { state, log, nextAttemptAt, at: at.toISOString() },
+    note,
+  );
+  if (recorded && state === 'retrying') {
     await enqueueAttempts([{ webhookId, deliveryId, attempt: attempt + 1, delaySeconds: delay }]);
-  } else if (state === 'parked' && webhook) {
-    await noteParked(webhookId);
-  } else if (state === 'delivered' && webhook && webhook.consecutiveFailures > 0) {
-    await noteDelivered(webhookId);
   }
 }

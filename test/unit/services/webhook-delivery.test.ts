@@ -1,16 +1,26 @@
 /**
  * A delivery is never left waiting with no message on its way: not when an attempt message is handed
- * over again after the next one failed to send, not when a replay cannot be queued. The queue and the
- * table are mocked: what is asserted is what is sent on and what is written.
+ * over again after the next one failed to send, not when a replay cannot be queued; and a parked
+ * delivery and its endpoint's count of failures are written together. The queue and the table are
+ * mocked: what is asserted is what is sent on and what is written.
  */
+
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deliveries, type StoredDelivery, webhooks } from '#shared/data/entities/webhooks.ts';
 import { deliveryKey, webhookKey } from '#shared/data/keys.ts';
 import { ServiceUnavailableError } from '#shared/domain/errors.ts';
 import { type Caller, toPrincipal } from '#shared/domain/user.ts';
+import type { Webhook } from '#shared/domain/webhooks.ts';
 import { attemptDelivery } from '#shared/services/webhook-delivery.ts';
 import { replayDelivery } from '#shared/services/webhook-replay.ts';
 import { sampleUser } from '../../fixtures/users.ts';
@@ -52,6 +62,23 @@ const sentMessages = () =>
     .flatMap((call) => call.args[0].input.Entries ?? [])
     .map((entry) => ({ ...JSON.parse(entry.MessageBody ?? '{}'), delay: entry.DelaySeconds }));
 
+const webhook: Webhook = {
+  webhookId: 'W1',
+  url: 'https://hooks.example.com/in',
+  description: null,
+  events: ['*'],
+  nodeTypes: null,
+  scopeNodeId: null,
+  enabled: true,
+  createdBy: 'A1',
+  consecutiveFailures: 1,
+  secret: 'whsec_x',
+  previousSecret: null,
+  previousSecretUntil: null,
+  createdAt: '2026-11-01T00:00:00.000Z',
+  modifiedAt: '2026-11-01T00:00:00.000Z',
+};
+
 describe('a webhook attempt message handed over again', () => {
   it('sends the next attempt when its own was recorded but the next was never queued', async () => {
     // Attempt 0 failed, was recorded (attempts 1, retrying, due in 30 s), and the send of attempt 1's
@@ -87,22 +114,6 @@ describe('a replay that cannot be queued', () => {
     systemAdmin: true,
     grants: {},
   };
-  const webhook = {
-    webhookId: 'W1',
-    url: 'https://hooks.example.com/in',
-    description: null,
-    events: ['*'],
-    nodeTypes: null,
-    scopeNodeId: null,
-    enabled: true,
-    createdBy: 'A1',
-    consecutiveFailures: 1,
-    secret: 'whsec_x',
-    previousSecret: null,
-    previousSecretUntil: null,
-    createdAt: '2026-11-01T00:00:00.000Z',
-    modifiedAt: '2026-11-01T00:00:00.000Z',
-  };
 
   it('puts the delivery back as it was and answers 503, so a later replay can take it', async () => {
     const parked = delivery({ state: 'parked', attempts: 3, parkedAt: '2026-11-24T11:00:00.000Z' });
@@ -128,5 +139,47 @@ describe('a replay that cannot be queued', () => {
     expect(putBack?.Item).toMatchObject({ state: 'parked', attempts: 3, parkedAt: parked.parkedAt });
     // Only over the reopened delivery it left, never over one that moved on meanwhile.
     expect(putBack?.ConditionExpression).toBe('#state = :pending AND attempts = :zero');
+  });
+});
+
+describe('the last attempt of a delivery, parked', () => {
+  const pending = delivery({ state: 'pending', attempts: 0 });
+  const disabled = { ...webhook, enabled: false, consecutiveFailures: 2 };
+  beforeEach(() => {
+    ddb
+      .on(GetCommand, { Key: deliveryKey('W1', pending.deliveryId) })
+      .resolves({ Item: deliveries.toItem(pending) });
+    ddb.on(GetCommand, { Key: webhookKey('W1') }).resolves({ Item: webhooks.toItem(disabled) });
+    // The claim.
+    ddb.on(UpdateCommand).resolves({ Attributes: deliveries.toItem({ ...pending, claimedUntil: NOW + 1 }) });
+  });
+  const attempt = () => attemptDelivery({ webhookId: 'W1', deliveryId: pending.deliveryId, attempt: 0 }, NOW);
+
+  it('records the attempt and counts the endpoint’s failure in one transaction', async () => {
+    ddb.on(TransactWriteCommand).resolves({});
+    await attempt();
+    const [update, note] = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
+    expect(update?.Update?.Key).toEqual(deliveryKey('W1', pending.deliveryId));
+    expect(update?.Update?.ExpressionAttributeValues).toMatchObject({ ':state': 'parked', ':next': 1 });
+    expect(note?.Update).toMatchObject({
+      Key: webhookKey('W1'),
+      UpdateExpression: 'ADD consecutiveFailures :one',
+    });
+    expect(sentMessages()).toEqual([]);
+  });
+
+  it('records the attempt alone when the endpoint was deleted meanwhile', async () => {
+    ddb.on(TransactWriteCommand).rejects(
+      new TransactionCanceledException({
+        message: 'cancelled',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'None' }, { Code: 'ConditionalCheckFailed' }],
+      }),
+    );
+    await attempt();
+    const updates = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    // The claim, then the attempt on its own.
+    expect(updates).toHaveLength(2);
+    expect(updates[1]?.ExpressionAttributeValues).toMatchObject({ ':state': 'parked', ':attempt': 0 });
   });
 });
