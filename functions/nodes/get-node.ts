@@ -1,11 +1,11 @@
-import { getNode } from '#shared/api/operations/nodes.ts';
+import { getNode } from '#shared/api/operations/node-reads.ts';
 import { toBaseElement } from '#shared/domain/node.ts';
 import { toDetailedElement } from '#shared/domain/node-elements.ts';
 import { ifNoneMatchHits } from '#shared/domain/preconditions.ts';
 import { handle } from '#shared/http/operation.ts';
 import { header } from '#shared/http/request-headers.ts';
 import { empty, json } from '#shared/http/responses.ts';
-import * as nodes from '#shared/services/node-service.ts';
+import * as nodes from '#shared/services/node-reads.ts';
 import { nodeHeaders } from './node-headers.ts';
 
 /** GET /api/v1/items/{nodeId}: the working copy (draft=true, default) or the published version. */

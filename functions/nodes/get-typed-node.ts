@@ -1,5 +1,5 @@
 import { API_PREFIX } from '#shared/api/operation.ts';
-import { getTypedNode } from '#shared/api/operations/nodes.ts';
+import { getTypedNode } from '#shared/api/operations/node-reads.ts';
 import { TYPED_RETRIEVES } from '#shared/domain/typed-retrieves.ts';
 import { handle } from '#shared/http/operation.ts';
 import { json } from '#shared/http/responses.ts';

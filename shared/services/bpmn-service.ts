@@ -15,7 +15,7 @@ import { taskFieldsOf } from '#shared/domain/node-kinds/task.ts';
 import { LIMITS } from '#shared/domain/node-payloads.ts';
 import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import type { Caller } from '#shared/domain/user.ts';
-import { getNode } from './node-service.ts';
+import { getNode } from './node-reads.ts';
 import { commitToProcess } from './process-changes.ts';
 import { diagramOf, edgeView, newTask, processForChange } from './process-diagram-service.ts';
 

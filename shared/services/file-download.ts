@@ -9,7 +9,7 @@ import { NotFoundError } from '#shared/domain/errors.ts';
 import { attachmentDisposition, servingContentType } from '#shared/domain/file-names.ts';
 import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
 import type { Caller } from '#shared/domain/user.ts';
-import { getNode } from './node-service.ts';
+import { getNode } from './node-reads.ts';
 
 /** What is answered directly; beyond, a redirect. */
 export const INLINE_DOWNLOAD_MAX_BYTES = 4 * 1024 * 1024;

@@ -52,9 +52,8 @@ import { can } from '#shared/domain/permissions.ts';
 import { ifMatchAllows } from '#shared/domain/preconditions.ts';
 import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import type { Caller } from '#shared/domain/user.ts';
+import { getNode, nodeNotFound } from './node-reads.ts';
 import type { attachmentFor, claimLost } from './upload-attachments.ts';
-
-const notFound = (nodeId: string) => new NotFoundError('NODE_NOT_FOUND', `No object with nodeId ${nodeId}`);
 
 /** The fields a payload sets, checked against the rules of its type. */
 function checkedFields(
@@ -237,16 +236,6 @@ async function createEnvironment(
   return environment;
 }
 
-/**
- * draft=true: the working copy; draft=false: the last published version (404 if never published).
- * An object the caller may not read is a 404, exactly like one that does not exist.
- */
-export async function getNode(caller: Caller, nodeId: string, draft: boolean): Promise<Node> {
-  const node = await findNode(nodeId, draft ? 'DRAFT' : 'PUBLISHED');
-  if (!node || node.deleted || !can(caller, node, 'read')) throw notFound(nodeId);
-  return node;
-}
-
 const ROLE_NEEDED: Record<'edit' | 'delete' | 'publish', string> = {
   edit: 'the editor role',
   delete: 'the environment admin role',
@@ -359,7 +348,7 @@ export async function replaceWorkingCopy(current: Node, next: Node, along: NodeW
       if (!(error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'replace')))
         throw error;
       const latest = await findNode(read.nodeId);
-      if (!latest || latest.deleted) throw notFound(read.nodeId);
+      if (!latest || latest.deleted) throw nodeNotFound(read.nodeId);
       // Same version: only a first relation came in meanwhile; write again, keeping its mark.
       if (latest.nodeVersionId === read.nodeVersionId && latest.hasRelations && attempt < 3) {
         [read, written] = [latest, { ...written, hasRelations: true }];

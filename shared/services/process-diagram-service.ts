@@ -19,7 +19,7 @@ import type { TaskFields } from '#shared/domain/node-kinds/task.ts';
 import { can } from '#shared/domain/permissions.ts';
 import type { Edge, NewEdgePayload, StoredEdge, TaskNodePayload } from '#shared/domain/process-diagram.ts';
 import type { Caller } from '#shared/domain/user.ts';
-import { getNode } from './node-service.ts';
+import { getNode } from './node-reads.ts';
 import { commitToProcess } from './process-changes.ts';
 
 /** New tasks show version 0.0002 (spec §4.3, the add-nodes answer): created, then placed. */

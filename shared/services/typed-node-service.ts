@@ -10,7 +10,7 @@ import type { Node } from '#shared/domain/node.ts';
 import { type TypedElement, toTypedElement } from '#shared/domain/node-elements.ts';
 import { kindOf } from '#shared/domain/node-types.ts';
 import type { Caller } from '#shared/domain/user.ts';
-import { getNode } from './node-service.ts';
+import { getNode } from './node-reads.ts';
 import { diagramOf, edgeView } from './process-diagram-service.ts';
 import { relationSummaryOf } from './relation-service.ts';
 

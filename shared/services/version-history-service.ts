@@ -11,7 +11,8 @@ import {
   type VersionQuotePayload,
 } from '#shared/domain/node-version.ts';
 import type { Caller } from '#shared/domain/user.ts';
-import { getNode, nextVersionOf, replaceWorkingCopy } from './node-service.ts';
+import { getNode } from './node-reads.ts';
+import { nextVersionOf, replaceWorkingCopy } from './node-service.ts';
 import { type CursorRequest, cursorPage } from './paging.ts';
 import { quotedNode } from './publish-service.ts';
 

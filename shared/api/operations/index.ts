@@ -5,6 +5,7 @@ import * as auth from './auth.ts';
 import * as changes from './changes.ts';
 import * as grants from './grants.ts';
 import * as lists from './lists.ts';
+import * as nodeReads from './node-reads.ts';
 import * as nodes from './nodes.ts';
 import * as process from './process.ts';
 import * as relations from './relations.ts';
@@ -16,7 +17,12 @@ import * as webhooks from './webhooks.ts';
 
 export const OPERATION_LIST = [
   ...Object.values(auth),
-  ...Object.values(nodes),
+  // In the order of spec §4: create, retrieve, update, delete, then the per-type retrieves.
+  nodes.createNode,
+  nodeReads.getNode,
+  nodes.updateNode,
+  nodes.deleteNode,
+  nodeReads.getTypedNode,
   ...Object.values(process),
   ...Object.values(uploads),
   ...Object.values(versions),

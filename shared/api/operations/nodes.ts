@@ -1,18 +1,15 @@
-/** Objects of every type: create, retrieve (also per type), update, delete. */
-import * as z from 'zod/mini';
+/** Objects of every type: create, update, delete (their retrieves: node-reads.ts). */
 import { FILE_PREFIX } from '#shared/data/storage-layout.ts';
 import { baseElementSchema } from '#shared/domain/node.ts';
-import { deletedNodesSchema, retrievedNodeSchema, typedElementSchema } from '#shared/domain/node-elements.ts';
+import { deletedNodesSchema } from '#shared/domain/node-elements.ts';
 import {
   createNodePayloadSchema,
   deleteNodePayloadSchema,
   updateNodePayloadSchema,
 } from '#shared/domain/node-payloads.ts';
-import { uuidSchema } from '#shared/domain/schema-parts.ts';
-import { TYPED_RETRIEVES } from '#shared/domain/typed-retrieves.ts';
 import { REQUEST_EXAMPLES } from '../examples.ts';
 import { API_PREFIX, authenticated, defineOperation, ETAG, NO_BUCKET, problem } from '../operation.ts';
-import { draftQuerySchema, flagParam, nodePathSchema } from '../params.ts';
+import { draftQuerySchema, nodePathSchema } from '../params.ts';
 
 export const createNode = defineOperation({
   name: 'createNode',
@@ -33,32 +30,6 @@ export const createNode = defineOperation({
     404: problem(
       'PARENT_NOT_FOUND: no such parent (or not visible to the caller), or it is being deleted or was deleted meanwhile',
     ),
-  },
-});
-
-export const getNode = defineOperation({
-  name: 'getNode',
-  handler: 'functions/nodes/get-node.ts',
-  routes: [{ method: 'GET', path: `${API_PREFIX}/items/{nodeId}` }],
-  access: authenticated('read'),
-  summary: 'Retrieve an object',
-  description:
-    '`draft=true` (default) answers the working copy, `draft=false` the last published version. `detail=true` adds ' +
-    'the parent and the type-specific fields. `If-None-Match` with the current ETag answers 304.',
-  tag: 'Common',
-  request: {
-    path: nodePathSchema,
-    query: z.strictObject({ draft: flagParam(true), detail: flagParam(false) }),
-  },
-  responses: {
-    200: {
-      description: 'The object (with detail=true: the detailed object)',
-      body: retrievedNodeSchema,
-      headers: ETAG,
-    },
-    304: { description: 'The ETag in If-None-Match is current', headers: ETAG },
-    400: problem('Malformed nodeId or query parameter'),
-    404: problem('No such object (or deleted, or never published with draft=false)'),
   },
 });
 
@@ -118,37 +89,5 @@ export const deleteNode = defineOperation({
     404: problem('No such object'),
     409: problem('System roots are deleted only with their environment'),
     412: problem('If-Match does not name the current version'),
-  },
-});
-
-const pascal = (label: string) => label.replace(/(^|[\s-])(\w)/g, (_, __, c: string) => c.toUpperCase());
-
-export const getTypedNode = defineOperation({
-  name: 'getTypedNode',
-  handler: 'functions/nodes/get-typed-node.ts',
-  // The 14 per-type retrieve paths of spec §4.4, spelled as published.
-  routes: TYPED_RETRIEVES.map((typed) => ({
-    method: 'GET' as const,
-    path: `${API_PREFIX}${typed.path}`,
-    id: `get${pascal(typed.label)}`,
-    tag: typed.tag,
-    summary: `Retrieve a ${typed.label}`,
-  })),
-  access: authenticated('read'),
-  summary: 'Retrieve an object of one type',
-  description:
-    'The object with its own `@type`, its parent as a NameElement and its type’s own fields (documents: ' +
-    'documentType, url, fileInfo; processes: tasks and edges; entities: attributes). An id of another type, or of ' +
-    'an object the caller may not read, is a 404. `draft=false` answers the published version.',
-  tag: 'Common',
-  request: {
-    // Each route carries exactly one of these.
-    path: z.strictObject(Object.fromEntries(TYPED_RETRIEVES.map((t) => [t.param, z.optional(uuidSchema)]))),
-    query: draftQuerySchema,
-  },
-  responses: {
-    200: { description: 'The object', body: typedElementSchema, headers: ETAG },
-    400: problem('Malformed id or query parameter'),
-    404: problem('No object of this type with this id (or not visible to the caller)'),
   },
 });

@@ -4,7 +4,8 @@
  */
 import { describe, expectTypeOf, it } from 'vitest';
 import { listUsers } from '#shared/api/operations/admin.ts';
-import { getNode, updateNode } from '#shared/api/operations/nodes.ts';
+import { getNode } from '#shared/api/operations/node-reads.ts';
+import { updateNode } from '#shared/api/operations/nodes.ts';
 import { handle } from '#shared/http/operation.ts';
 import { json } from '#shared/http/responses.ts';
 
