@@ -1,9 +1,8 @@
 /**
  * The trash (spec §3): each delete puts its subtree there (node-service's deleteNode). Those who may delete
- * the subtree's root list it, restore it as it was (under its parent, which must be live), or purge it for
- * good with its files, within TRASH_RETENTION_DAYS.
+ * the subtree's root list it (trash-list.ts), restore it as it was (under its parent, which must be live), or
+ * purge it for good with its files, within TRASH_RETENTION_DAYS.
  */
-import type { TrashEntry } from '#shared/data/entities/nodes.ts';
 import { trashedChildPrefix, trashedEdgePrefix } from '#shared/data/keys.ts';
 import { findNode, findNodes } from '#shared/data/node-repository.ts';
 import {
@@ -21,7 +20,6 @@ import {
   trashedAt,
   trashedChildIds,
   trashedEdges,
-  trashPage,
 } from '#shared/data/trash-repository.ts';
 import { findVersionsOf } from '#shared/data/version-repository.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '#shared/domain/errors.ts';
@@ -30,40 +28,12 @@ import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
 import { can } from '#shared/domain/permissions.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { CONTAINER_TYPES, DELETE_LEASE_MS, nextVersionOf } from './node-service.ts';
-import { type CursorRequest, cursorPage } from './paging.ts';
 
 const notInTrash = (nodeId: string) =>
   new NotFoundError(
     'NODE_NOT_FOUND',
     `Object ${nodeId} is not in the trash (never deleted, restored, purged or expired)`,
   );
-
-export const toTrashElement = (entry: TrashEntry) => ({
-  '@type': 'TrashElement' as const,
-  nodeId: entry.nodeId,
-  nodeType: entry.nodeType,
-  name: entry.name,
-  parentId: entry.parentId,
-  deletedAt: entry.deletedAt,
-  deletedByName: entry.deletedByName,
-  nodes: entry.nodes,
-  expiresAt: new Date(entry.expiresAtEpoch * 1000).toISOString(),
-});
-
-/** Deleted subtrees the caller may delete (and so restore or purge), newest first. */
-export function listTrash(caller: Caller, query: CursorRequest) {
-  return cursorPage(
-    'trash',
-    'deletedAt',
-    query,
-    async (limit, after) => {
-      const page = await trashPage(limit, after, Date.now());
-      const mine = page.entries.filter((entry) => can(caller, entry, 'delete'));
-      return { results: mine.map(toTrashElement), ...(page.next ? { next: page.next } : {}) };
-    },
-    'DESC',
-  );
-}
 
 /**
  * The deleted root and when it was deleted, for a caller who may delete it: restorable within the

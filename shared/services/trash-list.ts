@@ -1,0 +1,36 @@
+/**
+ * The trash as a list (spec §3): apart from restore and purge (trash-service.ts), so listing it does not
+ * load the write path at a cold start.
+ */
+import type { TrashEntry } from '#shared/data/entities/nodes.ts';
+import { trashPage } from '#shared/data/trash-repository.ts';
+import { can } from '#shared/domain/permissions.ts';
+import type { Caller } from '#shared/domain/user.ts';
+import { type CursorRequest, cursorPage } from './paging.ts';
+
+export const toTrashElement = (entry: TrashEntry) => ({
+  '@type': 'TrashElement' as const,
+  nodeId: entry.nodeId,
+  nodeType: entry.nodeType,
+  name: entry.name,
+  parentId: entry.parentId,
+  deletedAt: entry.deletedAt,
+  deletedByName: entry.deletedByName,
+  nodes: entry.nodes,
+  expiresAt: new Date(entry.expiresAtEpoch * 1000).toISOString(),
+});
+
+/** Deleted subtrees the caller may delete (and so restore or purge), newest first. */
+export function listTrash(caller: Caller, query: CursorRequest) {
+  return cursorPage(
+    'trash',
+    'deletedAt',
+    query,
+    async (limit, after) => {
+      const page = await trashPage(limit, after, Date.now());
+      const mine = page.entries.filter((entry) => can(caller, entry, 'delete'));
+      return { results: mine.map(toTrashElement), ...(page.next ? { next: page.next } : {}) };
+    },
+    'DESC',
+  );
+}
