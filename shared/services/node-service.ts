@@ -53,6 +53,7 @@ import { ifMatchAllows } from '#shared/domain/preconditions.ts';
 import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { getNode, nodeNotFound } from './node-reads.ts';
+import { forgetEnvironments } from './readable-roots.ts';
 import type { attachmentFor, claimLost } from './upload-attachments.ts';
 
 /** The fields a payload sets, checked against the rules of its type. */
@@ -92,7 +93,12 @@ export async function createNode(
   }
   const settable = checkedFields(payload, definition);
   const at = timestamp();
-  if (definition.nodeType === 'ENVIRONMENT') return createEnvironment(caller, payload, settable, at);
+  if (definition.nodeType === 'ENVIRONMENT') {
+    const environment = await createEnvironment(caller, payload, settable, at);
+    // This instance's lists show it at once (others within SESSION_RECHECK_SECONDS).
+    forgetEnvironments();
+    return environment;
+  }
 
   const parentId = payload.parent?.nodeId;
   if (!parentId) {

@@ -2,8 +2,15 @@
  * What a caller may read, as the few subtrees it is made of: every environment for a system
  * administrator; otherwise the environments and folders granted to them, minus those inside another
  * granted one. Lists read these subtrees' partitions and add up these roots' counts.
+ *
+ * Which partitions to read needs only where the roots are, and a warm instance remembers that: where a
+ * granted object sits never changes (objects do not move), and the environments' ids are remembered as
+ * long as a session is (SESSION_RECHECK_SECONDS): an environment created on another instance joins this
+ * instance's lists within that bound. The roots themselves are still read on every list, beside the
+ * partitions, so one deleted meanwhile never counts in a total.
  */
 
+import { config } from '#shared/config/index.ts';
 import { listPartition } from '#shared/data/list-indexes.ts';
 import { fetchListed, listEntries } from '#shared/data/list-repository.ts';
 import { findNodes } from '#shared/data/node-repository.ts';
@@ -28,30 +35,74 @@ export interface ReadableRoots {
 /** Environments are few; a system administrator's roots are all of them. */
 const MAX_ENVIRONMENTS = 10_000;
 
+/** Where an object sits: all a list needs to know about a granted root before reading it. */
+type Placement = Pick<Node, 'nodeId' | 'nodeType' | 'environmentId' | 'ancestorIds'>;
+
+/** An instance serves a bounded number of granted objects; beyond it the oldest are forgotten. */
+const MAX_PLACEMENTS = 10_000;
+const placements = new Map<string, Placement>();
+/** By table: one process may serve more than one (the embedded stack, in tests). */
+const environments = new Map<string, { ids: string[]; readAtMs: number }>();
+
+/** The table this instance's functions use, and where it is. */
+const tableKey = () => `${config().dynamoDbEndpoint ?? ''} ${config().tableName}`;
+
+function rememberPlacement({ nodeId, nodeType, environmentId, ancestorIds }: Node): void {
+  placements.set(`${tableKey()} ${nodeId}`, { nodeId, nodeType, environmentId, ancestorIds });
+  if (placements.size > MAX_PLACEMENTS) {
+    const oldest = placements.keys().next().value;
+    if (oldest !== undefined) placements.delete(oldest);
+  }
+}
+
+/** An environment was created or restored here: the next list reads the environments again. */
+export function forgetEnvironments(): void {
+  environments.delete(tableKey());
+}
+
+const recheckMs = () => config().sessionRecheckSeconds * 1000;
+
+/** Reads the given roots, live ones only (not awaited by every caller: no unhandled rejection). */
+function liveRoots(read: Promise<Node[]>): Promise<Node[]> {
+  const roots = read.then((nodes) => nodes.filter((node) => !node.deleted));
+  roots.catch(() => undefined);
+  return roots;
+}
+
+const wholeEnvironments = (rootIds: string[], roots: Promise<Node[]>): ReadableRoots => ({
+  rootIds,
+  roots,
+  environments: rootIds.map((environmentId) => ({ environmentId })),
+});
+
 /**
- * Every environment, from the library's index partition. Their ids are enough to read their partitions
- * and counts; the environments themselves (a deleted one may linger in the index a moment) come beside.
+ * Every environment. Their ids come from the library's index partition (or this instance's memory) and
+ * are enough to read their partitions and counts; the environments themselves (a deleted one may linger
+ * in the index a moment) are read beside.
  */
-async function allEnvironments(): Promise<ReadableRoots> {
+async function allEnvironments(nowMs: number): Promise<ReadableRoots> {
+  const known = environments.get(tableKey());
+  if (known && nowMs - known.readAtMs < recheckMs() && nowMs >= known.readAtMs) {
+    return wholeEnvironments(known.ids, liveRoots(findNodes(known.ids, { consistent: false })));
+  }
   const entries = [];
   const libraryChildren = [{ scope: 'parent' as const, partition: listPartition.parent(null) }];
   for await (const entry of listEntries(libraryChildren, {}, { sortKey: 'nodeId', order: 'ASC' }, 100)) {
     entries.push(entry);
     if (entries.length >= MAX_ENVIRONMENTS) break;
   }
-  const roots = fetchListed(entries, 'DRAFT');
-  // Awaited by every list that counts, maybe after other reads: not an unhandled rejection meanwhile.
-  roots.catch(() => undefined);
-  const rootIds = entries.map((entry) => entry.nodeId);
-  return { rootIds, roots, environments: rootIds.map((environmentId) => ({ environmentId })) };
+  const ids = entries.map((entry) => entry.nodeId);
+  if (recheckMs() > 0) environments.set(tableKey(), { ids, readAtMs: nowMs });
+  return wholeEnvironments(ids, liveRoots(fetchListed(entries, 'DRAFT')));
 }
 
-export async function readableRoots(caller: Caller): Promise<ReadableRoots> {
-  if (caller.systemAdmin) return allEnvironments();
-  const granted = new Set(Object.keys(caller.grants));
-  const nodes = (await findNodes([...granted])).filter((node) => !node.deleted);
-  // A grant inside another granted subtree adds nothing to what the caller reads.
-  const roots = nodes.filter((node) => !(node.ancestorIds ?? []).some((id) => granted.has(id)));
+/** The granted objects not inside another granted one, by environment. */
+function grantedRoots(placed: readonly Placement[]): {
+  rootIds: string[];
+  environments: ReadableEnvironment[];
+} {
+  const granted = new Set(placed.map((node) => node.nodeId));
+  const roots = placed.filter((node) => !(node.ancestorIds ?? []).some((id) => granted.has(id)));
   const byEnvironment = new Map<string, ReadableEnvironment>();
   for (const root of roots) {
     const environmentId = root.environmentId;
@@ -60,12 +111,26 @@ export async function readableRoots(caller: Caller): Promise<ReadableRoots> {
       continue;
     }
     const readable = byEnvironment.get(environmentId) ?? { environmentId, folders: [] };
-    readable.folders?.push(root.nodeId);
+    if (readable.folders) readable.folders.push(root.nodeId);
     byEnvironment.set(environmentId, readable);
   }
-  return {
-    rootIds: roots.map((root) => root.nodeId),
-    roots: Promise.resolve(roots),
-    environments: [...byEnvironment.values()],
-  };
+  return { rootIds: roots.map((root) => root.nodeId), environments: [...byEnvironment.values()] };
+}
+
+export async function readableRoots(caller: Caller, nowMs = Date.now()): Promise<ReadableRoots> {
+  if (caller.systemAdmin) return allEnvironments(nowMs);
+  const grantedIds = Object.keys(caller.grants);
+  const placed = grantedIds.map((id) => placements.get(`${tableKey()} ${id}`));
+  if (placed.every((placement) => placement !== undefined)) {
+    // A deleted grant's subtree is deleted with it: its partition answers nothing, and its root is left
+    // out of the totals once read.
+    const structure = grantedRoots(placed);
+    return { ...structure, roots: liveRoots(findNodes(structure.rootIds)) };
+  }
+  const nodes = await findNodes(grantedIds);
+  for (const node of nodes) rememberPlacement(node);
+  const live = nodes.filter((node) => !node.deleted);
+  const structure = grantedRoots(live);
+  const rootIds = new Set(structure.rootIds);
+  return { ...structure, roots: Promise.resolve(live.filter((node) => rootIds.has(node.nodeId))) };
 }

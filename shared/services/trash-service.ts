@@ -28,6 +28,7 @@ import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
 import { can } from '#shared/domain/permissions.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { CONTAINER_TYPES, DELETE_LEASE_MS, nextVersionOf } from './node-service.ts';
+import { forgetEnvironments } from './readable-roots.ts';
 
 const notInTrash = (nodeId: string) =>
   new NotFoundError(
@@ -156,6 +157,7 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
     }
     throw error;
   }
+  if (root.nodeType === 'ENVIRONMENT') forgetEnvironments();
   // Only nodes a link marked have relations to count again (a deleted node takes no new link).
   await settleAll(
     restored.filter((node) => node.hasRelations),

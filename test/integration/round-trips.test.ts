@@ -1,7 +1,8 @@
 /**
  * How many DynamoDB calls a request waits on, one after another, as its log line tells an operator
- * (`dynamoCalls`, `dynamoRoundTrips`). Every request here reads its session (SESSION_RECHECK_SECONDS=0),
- * so each figure is one more than what follows authentication.
+ * (`dynamoCalls`, `dynamoRoundTrips`). On the first stack every request reads its session
+ * (SESSION_RECHECK_SECONDS=0), so each figure is one more than what follows authentication; the second is
+ * a warm instance that remembers sessions and where the readable roots are.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNode, defaultEnvironmentId, folder, urlDocument } from './helpers/library.ts';
@@ -14,8 +15,10 @@ interface RequestLine {
 }
 
 let ctx: TestStack;
+let warm: TestStack;
 let api: ApiClient;
 let admin: string;
+let warmAdmin: string;
 let documents: string;
 const lines: RequestLine[] = [];
 const log = console.log;
@@ -26,27 +29,33 @@ beforeAll(async () => {
     const parsed = JSON.parse(line);
     if ('dynamoRoundTrips' in parsed) lines.push(parsed);
   };
-  ctx = await startTestStack({ logLevel: 'info', sessionRecheckSeconds: 0 });
+  [ctx, warm] = await Promise.all([
+    startTestStack({ logLevel: 'info', sessionRecheckSeconds: 0 }),
+    startTestStack({ logLevel: 'info', sessionRecheckSeconds: 60 }),
+  ]);
   api = ctx.api;
-  admin = await api.login();
+  [admin, warmAdmin] = await Promise.all([api.login(), warm.api.login()]);
   const environment = await defaultEnvironmentId(api, admin);
   documents = (await createNode(api, admin, folder(environment, 'Round trips'))).nodeId;
   for (let i = 0; i < 3; i++) await createNode(api, admin, urlDocument(documents, `Document ${i}`));
 });
 afterAll(async () => {
-  await ctx?.close();
+  await Promise.all([ctx?.close(), warm?.close()]);
   console.log = log;
 });
 
-/** The log line of one request. */
-async function lineOf(method: string, path: string, body?: unknown): Promise<RequestLine> {
+/** The answer to one request and its log line. */
+async function call(stack: TestStack, token: string, method: string, path: string, body?: unknown) {
   const before = lines.length;
-  const response = await api.call(method, path, { token: admin, ...(body ? { body } : {}) });
-  expect(response.status).toBe(200);
+  const response = await stack.api.call(method, path, { token, ...(body ? { body } : {}) });
+  expect(response.status, `${method} ${path}: ${response.text}`).toBe(200);
   const line = lines.slice(before).at(-1);
   if (!line) throw new Error(`no request log line for ${method} ${path}`);
-  return line;
+  return { response, line };
 }
+
+const lineOf = async (method: string, path: string, body?: unknown) =>
+  (await call(ctx, admin, method, path, body)).line;
 
 describe('list pages', () => {
   it('a folder’s children: the folder, its counts and the entries together, then the objects', async () => {
@@ -82,5 +91,32 @@ describe('deletes', () => {
     expect(link.status).toBeLessThan(300);
     const line = await lineOf('DELETE', `/api/v1/items/${document.nodeId}`, {});
     expect(line.dynamoCalls).toBeGreaterThan(3);
+  });
+});
+
+describe('a warm instance', () => {
+  const environmentPayload = (name: string) => ({ '@type': 'NodeElement', nodeType: 'ENVIRONMENT', name });
+
+  it('answers a list page in two round trips: the partitions with the roots, then the objects', async () => {
+    await call(warm, warmAdmin, 'GET', '/api/v1/list?pageSize=50');
+    const { line } = await call(warm, warmAdmin, 'GET', '/api/v1/list?pageSize=50');
+    expect(line.dynamoRoundTrips).toBe(2);
+  });
+
+  it('lists an environment created here at once, and leaves one deleted out of the page and the total', async () => {
+    const before = (await call(warm, warmAdmin, 'GET', '/api/v1/list?pageSize=1000')).response.body;
+    const created = await createNode(warm.api, warmAdmin, environmentPayload('Round trips elsewhere'));
+    const inside = await createNode(warm.api, warmAdmin, folder(created.nodeId, 'Inside'));
+    const after = (await call(warm, warmAdmin, 'GET', '/api/v1/list?pageSize=1000')).response.body;
+    const ids = after.results.map((r: { nodeId: string }) => r.nodeId);
+    expect(ids).toEqual(expect.arrayContaining([created.nodeId, inside.nodeId]));
+    expect(after.totalRecords).toBeGreaterThan(before.totalRecords);
+
+    await call(warm, warmAdmin, 'DELETE', `/api/v1/items/${created.nodeId}`, {});
+    const gone = (await call(warm, warmAdmin, 'GET', '/api/v1/list?pageSize=1000')).response.body;
+    const left = gone.results.map((r: { nodeId: string }) => r.nodeId);
+    expect(left).not.toContain(created.nodeId);
+    expect(left).not.toContain(inside.nodeId);
+    expect(gone.totalRecords).toBe(before.totalRecords);
   });
 });
