@@ -9,9 +9,14 @@ import * as nodes from '#shared/services/node-reads.ts';
 import { nodeHeaders } from './node-headers.ts';
 
 /** GET /api/v1/items/{nodeId}: the working copy (draft=true, default) or the published version. */
-export const handler = handle(getNode, async ({ caller, path, query, event }) => {
-  const node = await nodes.getNode(caller, path.nodeId, query.draft);
-  if (ifNoneMatchHits(header(event, 'if-none-match'), node.nodeVersionId))
-    return empty(304, nodeHeaders(node));
-  return json(200, query.detail ? toDetailedElement(node) : toBaseElement(node), nodeHeaders(node));
-});
+export const handler = handle(
+  getNode,
+  // The object is read beside the session check; the caller's right to it is judged after.
+  { prefetch: ({ path, query }) => nodes.readNode(path.nodeId, query.draft) },
+  async ({ caller, path, query, event, prefetched }) => {
+    const node = await nodes.getNode(caller, path.nodeId, query.draft, prefetched);
+    if (ifNoneMatchHits(header(event, 'if-none-match'), node.nodeVersionId))
+      return empty(304, nodeHeaders(node));
+    return json(200, query.detail ? toDetailedElement(node) : toBaseElement(node), nodeHeaders(node));
+  },
+);

@@ -29,14 +29,22 @@ type Parsed<R, K extends string> = R extends { [key in K]: infer S }
     : undefined
   : undefined;
 
-export interface OperationRequest<D extends Pick<OperationDeclaration, 'request'>> {
+export interface OperationRequest<D extends Pick<OperationDeclaration, 'request'>, P = undefined> {
   body: Parsed<D['request'], 'body'>;
   query: Parsed<D['request'], 'query'>;
   path: Parsed<D['request'], 'path'>;
   caller: Caller;
   event: HttpEvent;
   requestId: string;
+  /** What the handler's `prefetch` read, started beside the session check. */
+  prefetched: Promise<P>;
 }
+
+/** The validated input of a request. */
+export type OperationInput<D extends Pick<OperationDeclaration, 'request'>> = Pick<
+  OperationRequest<D>,
+  'body' | 'query' | 'path'
+>;
 
 /** What the middlewares attach to the event as they go. */
 export interface ParsedEvent extends HttpEvent {
@@ -45,29 +53,66 @@ export interface ParsedEvent extends HttpEvent {
   input?: { body: unknown; query: unknown; path: unknown };
   /** The kept answer of an earlier request with this Idempotency-Key, answered instead of the handler's. */
   replay?: HttpResult;
+  /** The handler's first read, started once the token was verified (handle's `prefetch`). */
+  prefetched?: Promise<unknown>;
 }
 
-/** The Lambda handler of a declared operation. */
-export function handle<
-  D extends Pick<OperationDeclaration, 'name' | 'authenticated' | 'idempotent' | 'request'>,
->(declaration: D, handleRequest: (request: OperationRequest<D>) => Promise<HttpResult>): HttpHandler {
+type Declared = Pick<OperationDeclaration, 'name' | 'authenticated' | 'idempotent' | 'request'>;
+
+/**
+ * The Lambda handler of a declared operation. `prefetch` is a read that needs only the validated input
+ * (the object a retrieve answers, say): it starts as soon as the request's token is verified, beside the
+ * session read, instead of after it; the handler awaits it as `prefetched` and judges the caller's
+ * rights on what it read. A request without a valid token reads nothing.
+ */
+export function handle<D extends Declared>(
+  declaration: D,
+  handleRequest: (request: OperationRequest<D>) => Promise<HttpResult>,
+): HttpHandler;
+export function handle<D extends Declared, P>(
+  declaration: D,
+  options: { prefetch: (input: OperationInput<D>) => Promise<P> },
+  handleRequest: (request: OperationRequest<D, P>) => Promise<HttpResult>,
+): HttpHandler;
+export function handle<D extends Declared, P>(
+  declaration: D,
+  ...rest:
+    | [(request: OperationRequest<D, P>) => Promise<HttpResult>]
+    | [
+        { prefetch: (input: OperationInput<D>) => Promise<P> },
+        (request: OperationRequest<D, P>) => Promise<HttpResult>,
+      ]
+): HttpHandler {
+  const [options, handleRequest] = rest.length === 1 ? [{}, rest[0]] : rest;
   const { body, bodyOptional, bodyFormat, query, path } = declaration.request;
+  const inputOf = (event: ParsedEvent) =>
+    (event.input ?? { body: undefined, query: undefined, path: undefined }) as OperationInput<D>;
+  const prefetch = 'prefetch' in options ? options.prefetch : undefined;
+  const startPrefetch = prefetch
+    ? (event: ParsedEvent) => {
+        const read = prefetch(inputOf(event));
+        // Awaited by the handler, unless the session check failed first: no unhandled rejection then.
+        read.catch(() => undefined);
+        event.prefetched = read;
+      }
+    : undefined;
   const chain = middy<ParsedEvent, HttpResult>()
     .use(requestLog(declaration.name))
     .use(problemErrors())
     .use(wellFormedTarget())
     .use(requestBody(body !== undefined, bodyOptional ?? false, bodyFormat))
     .use(validateInput({ body, query, path }))
-    .use(authenticateRequest(declaration.authenticated !== false))
+    .use(authenticateRequest(declaration.authenticated !== false, startPrefetch))
     .use(idempotency(declaration.idempotent === true))
     .handler(async (event) => {
       if (event.replay) return event.replay;
-      const input = event.input ?? { body: undefined, query: undefined, path: undefined };
+      if (startPrefetch && !event.prefetched) startPrefetch(event);
       return handleRequest({
-        ...(input as Pick<OperationRequest<D>, 'body' | 'query' | 'path'>),
+        ...inputOf(event),
         caller: event.caller as Caller,
         event,
         requestId: event.requestContext.requestId,
+        prefetched: (event.prefetched ?? Promise.resolve(undefined)) as Promise<P>,
       });
     });
   // The meter wraps the whole chain so the request log can report the capacity the request consumed.

@@ -26,11 +26,20 @@ const touchIntervalMs = (timeoutMinutes: number) => Math.min(MINUTE, (timeoutMin
 const sessionEnded = (why: string) =>
   new UnauthenticatedError('SESSION_ENDED', `The session has ended (${why}); log in again`);
 
-/** The caller behind a token, if its session is alive: not ended, not idle too long, user active. */
-export async function authenticate(token: string, now = new Date()): Promise<Caller> {
+/**
+ * The caller behind a token, if its session is alive: not ended, not idle too long, user active.
+ * `whenVerified` runs once the token is known to be ours and in its lifetime, before the session is read:
+ * reads that do not depend on the caller may start then, beside it (nothing is answered before this ends).
+ */
+export async function authenticate(
+  token: string,
+  now = new Date(),
+  whenVerified?: () => void,
+): Promise<Caller> {
   const subject = await verifyAccessToken(token, now);
   const settings = await currentSettings(now.getTime());
   requireLifetimeWithin(subject, (settings.webTokenExpiresInDays * DAY) / 1000);
+  whenVerified?.();
   const recheckMs = config().sessionRecheckSeconds * 1000;
   const recalled =
     recheckMs > 0

@@ -11,12 +11,22 @@ import type { Caller } from '#shared/domain/user.ts';
 export const nodeNotFound = (nodeId: string) =>
   new NotFoundError('NODE_NOT_FOUND', `No object with nodeId ${nodeId}`);
 
+/** The stored copy a retrieve answers: the working copy, or with draft=false the published one. */
+export const readNode = (nodeId: string, draft: boolean): Promise<Node | null> =>
+  findNode(nodeId, draft ? 'DRAFT' : 'PUBLISHED');
+
 /**
  * draft=true: the working copy; draft=false: the last published version (404 if never published).
- * An object the caller may not read is a 404, exactly like one that does not exist.
+ * An object the caller may not read is a 404, exactly like one that does not exist. `read` is that copy's
+ * read if it was started already (readNode, beside the session check).
  */
-export async function getNode(caller: Caller, nodeId: string, draft: boolean): Promise<Node> {
-  const node = await findNode(nodeId, draft ? 'DRAFT' : 'PUBLISHED');
+export async function getNode(
+  caller: Caller,
+  nodeId: string,
+  draft: boolean,
+  read: Promise<Node | null> = readNode(nodeId, draft),
+): Promise<Node> {
+  const node = await read;
   if (!node || node.deleted || !can(caller, node, 'read')) throw nodeNotFound(nodeId);
   return node;
 }

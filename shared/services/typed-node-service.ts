@@ -22,8 +22,9 @@ export async function getTypedNode(
   nodeId: string,
   nodeTypes: readonly string[],
   draft: boolean,
+  read?: Promise<Node | null>,
 ): Promise<TypedElement> {
-  const node = await getNode(caller, nodeId, draft);
+  const node = await getNode(caller, nodeId, draft, read);
   if (!nodeTypes.includes(node.nodeType))
     throw new NotFoundError('NODE_NOT_FOUND', `No ${nodeTypes.join(' or ').toLowerCase()} with id ${nodeId}`);
   const { childLists } = kindOf(node.nodeType);

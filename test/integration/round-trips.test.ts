@@ -71,6 +71,34 @@ describe('list pages', () => {
   });
 });
 
+describe('retrieves', () => {
+  it('read the object beside the session: two calls, one round trip', async () => {
+    const document = await createNode(api, admin, urlDocument(documents, 'Retrieved'));
+    expect(await lineOf('GET', `/api/v1/items/${document.nodeId}`)).toMatchObject({
+      dynamoCalls: 2,
+      dynamoRoundTrips: 1,
+    });
+    // A per-type retrieve then reads the parent, children and relations the object names: one more.
+    const typed = await lineOf('GET', `/api/v1/document/documents/${document.nodeId}`);
+    expect(typed.dynamoRoundTrips).toBe(2);
+  });
+
+  it('read nothing without a valid token, and answer nothing read for an ended session', async () => {
+    const document = await createNode(api, admin, urlDocument(documents, 'Not for strangers'));
+    const before = lines.length;
+    const anonymous = await api.call('GET', `/api/v1/items/${document.nodeId}`);
+    expect(anonymous.status).toBe(401);
+    expect(lines.slice(before).at(-1)?.dynamoCalls).toBe(0);
+
+    const ended = await api.login();
+    expect((await api.call('POST', '/api/v1/logout', { token: ended })).status).toBe(204);
+    const afterLogout = await api.call('GET', `/api/v1/items/${document.nodeId}`, { token: ended });
+    expect(afterLogout.status).toBe(401);
+    // The problem names the path asked for, nothing of the object.
+    expect(afterLogout.text).not.toContain('Not for strangers');
+  });
+});
+
 describe('deletes', () => {
   it('of a document never linked: read it, then one transaction; no relations to settle', async () => {
     const document = await createNode(api, admin, urlDocument(documents, 'Unlinked'));

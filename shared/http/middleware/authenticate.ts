@@ -7,8 +7,14 @@ import type { ParsedEvent } from '../operation.ts';
 import { accessToken, bearerToken } from '../request-headers.ts';
 import type { HttpResult } from '../types.ts';
 
-/** Every route but login takes a token (cookie or Bearer) whose session is alive. */
-export function authenticateRequest(required: boolean): middy.MiddlewareObj<ParsedEvent, HttpResult> {
+/**
+ * Every route but login takes a token (cookie or Bearer) whose session is alive. `prefetch`, if given,
+ * starts the handler's first read once the token is verified, beside the session read.
+ */
+export function authenticateRequest(
+  required: boolean,
+  prefetch?: (event: ParsedEvent) => void,
+): middy.MiddlewareObj<ParsedEvent, HttpResult> {
   return {
     before: async ({ event }) => {
       if (!required) return;
@@ -24,7 +30,7 @@ export function authenticateRequest(required: boolean): middy.MiddlewareObj<Pars
           'This operation needs an access token: log in and send the access_token cookie or Authorization: Bearer',
         );
       }
-      event.caller = await authenticate(token);
+      event.caller = await authenticate(token, undefined, prefetch && (() => prefetch(event)));
     },
   };
 }
