@@ -3,10 +3,16 @@ import { toBaseElement } from '#shared/domain/node.ts';
 import { handle } from '#shared/http/operation.ts';
 import { header } from '#shared/http/request-headers.ts';
 import { json } from '#shared/http/responses.ts';
+import { readNode } from '#shared/services/node-reads.ts';
 import * as nodes from '#shared/services/node-service.ts';
 
 /** DELETE /api/v1/items/{nodeId}: soft-deletes the object and its subtree; answers the deleted nodes. */
-export const handler = handle(deleteNode, async ({ caller, path, event }) => {
-  const deleted = await nodes.deleteNode(caller, path.nodeId, header(event, 'if-match'));
-  return json(200, deleted.map(toBaseElement), { 'cache-control': 'no-store' });
-});
+export const handler = handle(
+  deleteNode,
+  // The object is read beside the session check; the caller's right to delete it is judged after.
+  { prefetch: ({ path }) => readNode(path.nodeId, true) },
+  async ({ caller, path, event, prefetched }) => {
+    const deleted = await nodes.deleteNode(caller, path.nodeId, header(event, 'if-match'), prefetched);
+    return json(200, deleted.map(toBaseElement), { 'cache-control': 'no-store' });
+  },
+);

@@ -3,12 +3,19 @@ import { toBaseElement } from '#shared/domain/node.ts';
 import { handle } from '#shared/http/operation.ts';
 import { header } from '#shared/http/request-headers.ts';
 import { json } from '#shared/http/responses.ts';
+import { readNode } from '#shared/services/node-reads.ts';
 import * as nodes from '#shared/services/node-service.ts';
 import * as fileAttacher from '#shared/services/upload-attachments.ts';
 import { nodeHeaders } from './node-headers.ts';
 
 /** PUT /api/v1/items/{nodeId}: replaces the working copy; the body quotes the current nodeVersionId. */
-export const handler = handle(updateNode, async ({ caller, path, body, event }) => {
-  const node = await nodes.updateNode(caller, path.nodeId, body, header(event, 'if-match'), fileAttacher);
-  return json(200, toBaseElement(node), nodeHeaders(node));
-});
+export const handler = handle(
+  updateNode,
+  // The working copy is read beside the session check; the caller's right to edit it is judged after.
+  { prefetch: ({ path }) => readNode(path.nodeId, true) },
+  async ({ caller, path, body, event, prefetched }) => {
+    const ifMatch = header(event, 'if-match');
+    const node = await nodes.updateNode(caller, path.nodeId, body, ifMatch, fileAttacher, prefetched);
+    return json(200, toBaseElement(node), nodeHeaders(node));
+  },
+);

@@ -248,14 +248,18 @@ const ROLE_NEEDED: Record<'edit' | 'delete' | 'publish', string> = {
   publish: 'the environment admin role',
 };
 
-/** The working copy `caller` may write with `permission`, at the version If-Match names (if sent). */
+/**
+ * The working copy `caller` may write with `permission`, at the version If-Match names (if sent). `read`
+ * is the working copy's read if it was started already (readNode, beside the session check).
+ */
 export async function liveNodeForWrite(
   caller: Caller,
   nodeId: string,
   ifMatch: string | undefined,
   permission: 'edit' | 'delete' | 'publish',
+  read?: Promise<Node | null>,
 ): Promise<Node> {
-  const node = await getNode(caller, nodeId, true);
+  const node = await getNode(caller, nodeId, true, read);
   if (!can(caller, node, permission)) {
     throw new ForbiddenError(`This needs ${ROLE_NEEDED[permission]} on object ${nodeId} or above it`);
   }
@@ -287,13 +291,14 @@ export async function updateNode(
   payload: UpdateNodePayload,
   ifMatch: string | undefined,
   files?: FileAttacher,
+  read?: Promise<Node | null>,
 ): Promise<Node> {
   if (payload.nodeId !== nodeId) {
     throw new ValidationError([
       bodyError('$.nodeId', 'matches_path', `must equal the nodeId of the path (${nodeId})`),
     ]);
   }
-  const current = await liveNodeForWrite(caller, nodeId, ifMatch, 'edit');
+  const current = await liveNodeForWrite(caller, nodeId, ifMatch, 'edit', read);
   if (payload.nodeVersionId !== current.nodeVersionId) {
     throw new VersionConflictError(nodeId, payload.nodeVersionId, current.nodeVersionId);
   }
@@ -492,10 +497,12 @@ export async function deleteNode(
   caller: Caller,
   nodeId: string,
   ifMatch: string | undefined,
+  read?: Promise<Node | null>,
 ): Promise<Node[]> {
   const deleted = new Map<string, Node>();
   for (let attempt = 1; ; attempt++) {
-    const root = await liveNodeForWrite(caller, nodeId, ifMatch, 'delete');
+    // A conflict starts over from a fresh read.
+    const root = await liveNodeForWrite(caller, nodeId, ifMatch, 'delete', attempt === 1 ? read : undefined);
     if (root.system) {
       throw new ConflictError(
         'SYSTEM_NODE_PROTECTED',

@@ -99,11 +99,22 @@ describe('retrieves', () => {
   });
 });
 
+describe('updates', () => {
+  it('read the working copy beside the session, then keep the version replaced, then write', async () => {
+    const document = await createNode(api, admin, urlDocument(documents, 'Updated'));
+    const line = await lineOf('PUT', `/api/v1/items/${document.nodeId}`, {
+      ...document,
+      name: 'Updated again',
+    });
+    expect(line).toMatchObject({ dynamoCalls: 4, dynamoRoundTrips: 3 });
+  });
+});
+
 describe('deletes', () => {
-  it('of a document never linked: read it, then one transaction; no relations to settle', async () => {
+  it('of a document never linked: read it beside the session, then one transaction; no relations to settle', async () => {
     const document = await createNode(api, admin, urlDocument(documents, 'Unlinked'));
     const line = await lineOf('DELETE', `/api/v1/items/${document.nodeId}`, {});
-    expect(line).toMatchObject({ dynamoCalls: 3, dynamoRoundTrips: 3 });
+    expect(line).toMatchObject({ dynamoCalls: 3, dynamoRoundTrips: 2 });
   });
 
   it('of a linked document: its relations are read and settled after the transaction', async () => {
