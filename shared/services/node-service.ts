@@ -81,6 +81,7 @@ export async function createNode(
   caller: Caller,
   payload: CreateNodePayload,
   files?: FileAttacher,
+  parentRead?: Promise<Node | null>,
 ): Promise<Node> {
   const definition = nodeTypeDefinition(payload.nodeType);
   if (!definition) throw new Error(`nodeType ${payload.nodeType} passed validation but is not catalogued`);
@@ -106,7 +107,7 @@ export async function createNode(
       bodyError('$.parent', 'required', `is required for nodeType ${definition.nodeType}`),
     ]);
   }
-  const parent = await resolveParent(caller, parentId, definition);
+  const parent = await resolveParent(caller, parentId, definition, parentRead);
   if (!can(caller, parent, 'create')) {
     throw new ForbiddenError(`Creating objects under ${parent.nodeId} needs the editor role there`);
   }
@@ -172,8 +173,9 @@ async function resolveParent(
   caller: Caller,
   parentId: string,
   definition: NodeTypeDefinition,
+  read: Promise<Node | null> = findNode(parentId),
 ): Promise<Node> {
-  let parent = await findNode(parentId);
+  let parent = await read;
   // A parent the caller may not read does not exist for them.
   if (!parent || parent.deleted || !can(caller, parent, 'read')) throw parentNotFound(parentId);
   const rootIds = parent.nodeType === 'ENVIRONMENT' ? systemRootIdsOf(parent.fields) : undefined;

@@ -99,6 +99,13 @@ describe('retrieves', () => {
   });
 });
 
+describe('creates', () => {
+  it('read the parent beside the session, then one transaction', async () => {
+    const line = await lineOf('POST', '/api/v1/items', urlDocument(documents, 'Created'));
+    expect(line).toMatchObject({ dynamoCalls: 3, dynamoRoundTrips: 2 });
+  });
+});
+
 describe('updates', () => {
   it('read the working copy beside the session, then keep the version replaced, then write', async () => {
     const document = await createNode(api, admin, urlDocument(documents, 'Updated'));
