@@ -114,7 +114,13 @@ export async function findRelation(key: { PK: string; SK: string }): Promise<Sto
 }
 
 /**
- * The relation counts of listed objects: read for those marked `hasRelations` (the others have none).
+ * Whether a node may have relations (items, counts): unless it is marked as having none. Every node made
+ * since the mark exists starts so and a link marks it (endIsLive); a node stored before lacks the mark.
+ */
+export const mayHaveRelations = (node: { hasRelations?: boolean | undefined }) => node.hasRelations !== false;
+
+/**
+ * The relation counts of listed objects: read for those that may have relations (the others have none).
  * A published copy may predate the mark, so published copies are all read.
  */
 export function readRelationCountsOf(
@@ -122,7 +128,7 @@ export function readRelationCountsOf(
   copy: 'DRAFT' | 'PUBLISHED',
 ): Promise<Map<string, RelationCounts>> {
   return readRelationCounts(
-    nodes.filter((node) => copy === 'PUBLISHED' || node.hasRelations).map((node) => node.nodeId),
+    nodes.filter((node) => copy === 'PUBLISHED' || mayHaveRelations(node)).map((node) => node.nodeId),
   );
 }
 

@@ -200,6 +200,9 @@ export function newNode(
     createdBy: author.principalId,
     modifiedBy: author.principalId,
     modifiedByName: author.name,
+    // Known to have none: a link sets it (relation-repository's endIsLive). Nodes stored before the mark
+    // existed lack it, and are read as possibly having relations.
+    hasRelations: false,
     ...placed,
   };
 }

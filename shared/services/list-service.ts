@@ -121,6 +121,8 @@ interface ListSource {
   entryNodeTypes?: string[];
   /** The exact number of objects the partitions hold for the types and status asked, from counts. */
   total: () => Promise<number>;
+  /** False when the partitions turned out to miss a readable root (readable-roots.ts): list again. */
+  current: Promise<boolean>;
 }
 
 const notFound = (nodeId: string) => new NotFoundError('NODE_NOT_FOUND', `No object with nodeId ${nodeId}`);
@@ -150,6 +152,7 @@ function childrenSource(
       partitions: [{ scope: 'parent', partition: listPartition.parent(parentId) }],
       ...(p.nodeTypes ? { entryNodeTypes: p.nodeTypes } : {}),
       total: async () => sumCounts((await read).counts, 'k', types, p.nodeStatus),
+      current: Promise.resolve(true),
     },
   };
 }
@@ -197,6 +200,7 @@ function readableSource(readable: ReadableRoots, p: ListParameters): ListSource 
   const types = p.nodeTypes && new Set(p.nodeTypes);
   return {
     partitions,
+    current: readable.current,
     total: async () => {
       const [roots, counts] = await Promise.all([readable.roots, readCounts(readable.rootIds)]);
       return roots.reduce(
@@ -310,6 +314,7 @@ export async function listObjects(
   caller: Caller,
   target: ListTarget,
   query: ListQuery,
+  { freshRoots = false }: { freshRoots?: boolean } = {},
 ): Promise<ListPage<ListElement | AnalyzerElement>> {
   const p = parametersOf(target, query);
   const analyzer = target.kind === 'typed' && target.list.kind === 'analyzer';
@@ -323,7 +328,7 @@ export async function listObjects(
     source = children.source;
     parentRead = children.parent;
   } else {
-    source = readableSource(await readableRoots(caller), p);
+    source = readableSource(await readableRoots(caller, { fresh: freshRoots }), p);
   }
   const filter: EntryFilter = {
     ...(source.entryNodeTypes ? { nodeTypes: source.entryNodeTypes } : {}),
@@ -356,12 +361,15 @@ export async function listObjects(
   const parentNames = new ParentNames(
     target.kind === 'children' ? { nodeId: target.parentId, read: parentRead } : undefined,
   );
-  const [collected, countedTotal, held] = await Promise.all([
+  const [collected, countedTotal, held, current] = await Promise.all([
     collectPage(entries, skip, p.pageSize, p.draft ? 'DRAFT' : 'PUBLISHED', check, parentNames),
     source.total(),
     responsibilitiesOf(caller),
+    source.current,
     parentRead,
   ]);
+  // An environment created since this instance last looked: the page may lack its objects.
+  if (!current) return listObjects(caller, target, query, { freshRoots: true });
   const [parents, relationCounts] = await Promise.all([
     parentNames.of(collected.nodes),
     readRelationCountsOf(collected.nodes, p.draft ? 'DRAFT' : 'PUBLISHED'),
@@ -462,8 +470,11 @@ export async function listMaturity(caller: Caller, query: ListQuery): Promise<Li
     );
   }
   const { pageSize = DEFAULT_PAGE_SIZE, currentPage = 1 } = query;
-  const readable = await readableRoots(caller);
-  const [roots, counts] = await Promise.all([readable.roots, readCounts(readable.rootIds)]);
+  const rootsWithCounts = async (readable: ReadableRoots) =>
+    Promise.all([readable.roots, readCounts(readable.rootIds), readable.current] as const);
+  let [roots, counts, current] = await rootsWithCounts(await readableRoots(caller));
+  // An environment created since this instance last looked: count again with it.
+  if (!current) [roots, counts] = await rootsWithCounts(await readableRoots(caller, { fresh: true }));
   const count = (types: Set<string>, status: NodeStatus) =>
     roots.reduce((sum, root) => sum + subtreeTotal(root, counts.get(root.nodeId) ?? {}, types, status), 0);
   const rows = (Object.entries(FACET_ITEM_TYPES) as [Facet, readonly string[]][])

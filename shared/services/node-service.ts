@@ -13,6 +13,7 @@ import {
   type NodeWrite,
   NodeWriteConflict,
 } from '#shared/data/node-write-path.ts';
+import { mayHaveRelations } from '#shared/data/relation-repository.ts';
 import { settleAll, settleDeleted } from '#shared/data/relation-settling.ts';
 import {
   BadRequestError,
@@ -53,7 +54,6 @@ import { ifMatchAllows } from '#shared/domain/preconditions.ts';
 import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { getNode, nodeNotFound } from './node-reads.ts';
-import { forgetEnvironments } from './readable-roots.ts';
 import type { attachmentFor, claimLost } from './upload-attachments.ts';
 
 /** The fields a payload sets, checked against the rules of its type. */
@@ -94,12 +94,7 @@ export async function createNode(
   }
   const settable = checkedFields(payload, definition);
   const at = timestamp();
-  if (definition.nodeType === 'ENVIRONMENT') {
-    const environment = await createEnvironment(caller, payload, settable, at);
-    // This instance's lists show it at once (others within SESSION_RECHECK_SECONDS).
-    forgetEnvironments();
-    return environment;
-  }
+  if (definition.nodeType === 'ENVIRONMENT') return createEnvironment(caller, payload, settable, at);
 
   const parentId = payload.parent?.nodeId;
   if (!parentId) {
@@ -540,10 +535,7 @@ export async function deleteNode(
       // No link can be added to a deleted node: the relations read now are all it has. A node never
       // linked has none to settle: a link marks its ends hasRelations in the link's transaction, and
       // the delete's commit was conditioned on the mark as read.
-      await settleAll(
-        [...deleted.values()].filter((node) => node.hasRelations),
-        settleDeleted,
-      );
+      await settleAll([...deleted.values()].filter(mayHaveRelations), settleDeleted);
       // The root has the fewest ancestors: it comes first, then the subtree level by level.
       return [...deleted.values()].sort((a, b) => a.ancestorIds.length - b.ancestorIds.length);
     } catch (error) {

@@ -3,16 +3,18 @@
  * administrator; otherwise the environments and folders granted to them, minus those inside another
  * granted one. Lists read these subtrees' partitions and add up these roots' counts.
  *
- * Which partitions to read needs only where the roots are, and a warm instance remembers that: where a
- * granted object sits never changes (objects do not move), and the environments' ids are remembered as
- * long as a session is (SESSION_RECHECK_SECONDS): an environment created on another instance joins this
- * instance's lists within that bound. The roots themselves are still read on every list, beside the
- * partitions, so one deleted meanwhile never counts in a total.
+ * Which partitions to read needs only where the roots are, and a warm instance remembers that, so a list
+ * reads the roots beside their partitions instead of before them:
+ * - where a granted object sits never changes (objects do not move);
+ * - the environments' ids are remembered, and checked on every list against the library's index,
+ *   beside the page: a list that missed an environment created since is read again with the new ones
+ *   (one list in a while pays the round trip), so lists are as fresh as the index, as without memory.
+ * The roots themselves are read on every list, so one deleted meanwhile never counts in a total.
  */
 
-import { config } from '#shared/config/index.ts';
+import { config, perConfig } from '#shared/config/index.ts';
 import { listPartition } from '#shared/data/list-indexes.ts';
-import { fetchListed, listEntries } from '#shared/data/list-repository.ts';
+import { fetchListed, type ListEntry, listEntries } from '#shared/data/list-repository.ts';
 import { findNodes } from '#shared/data/node-repository.ts';
 import type { Node } from '#shared/domain/node.ts';
 import type { Caller } from '#shared/domain/user.ts';
@@ -30,6 +32,11 @@ export interface ReadableRoots {
   /** The roots themselves (environments or folders), disjoint subtrees, live ones only. */
   roots: Promise<Node[]>;
   environments: ReadableEnvironment[];
+  /**
+   * False when the remembered environments turned out to miss one the library's index has now: what was
+   * read with them is incomplete, read again with `readableRoots(caller, { fresh: true })`.
+   */
+  current: Promise<boolean>;
 }
 
 /** Environments are few; a system administrator's roots are all of them. */
@@ -40,27 +47,21 @@ type Placement = Pick<Node, 'nodeId' | 'nodeType' | 'environmentId' | 'ancestorI
 
 /** An instance serves a bounded number of granted objects; beyond it the oldest are forgotten. */
 const MAX_PLACEMENTS = 10_000;
-const placements = new Map<string, Placement>();
-/** By table: one process may serve more than one (the embedded stack, in tests). */
-const environments = new Map<string, { ids: string[]; readAtMs: number }>();
 
-/** The table this instance's functions use, and where it is. */
-const tableKey = () => `${config().dynamoDbEndpoint ?? ''} ${config().tableName}`;
+/** Per stack (one process may run more than one: the embedded stack, in tests). */
+const memory = perConfig(() => ({
+  placements: new Map<string, Placement>(),
+  environmentIds: undefined as string[] | undefined,
+}));
 
 function rememberPlacement({ nodeId, nodeType, environmentId, ancestorIds }: Node): void {
-  placements.set(`${tableKey()} ${nodeId}`, { nodeId, nodeType, environmentId, ancestorIds });
+  const { placements } = memory();
+  placements.set(nodeId, { nodeId, nodeType, environmentId, ancestorIds });
   if (placements.size > MAX_PLACEMENTS) {
     const oldest = placements.keys().next().value;
     if (oldest !== undefined) placements.delete(oldest);
   }
 }
-
-/** An environment was created or restored here: the next list reads the environments again. */
-export function forgetEnvironments(): void {
-  environments.delete(tableKey());
-}
-
-const recheckMs = () => config().sessionRecheckSeconds * 1000;
 
 /** Reads the given roots, live ones only (not awaited by every caller: no unhandled rejection). */
 function liveRoots(read: Promise<Node[]>): Promise<Node[]> {
@@ -69,31 +70,46 @@ function liveRoots(read: Promise<Node[]>): Promise<Node[]> {
   return roots;
 }
 
-const wholeEnvironments = (rootIds: string[], roots: Promise<Node[]>): ReadableRoots => ({
-  rootIds,
-  roots,
-  environments: rootIds.map((environmentId) => ({ environmentId })),
-});
-
-/**
- * Every environment. Their ids come from the library's index partition (or this instance's memory) and
- * are enough to read their partitions and counts; the environments themselves (a deleted one may linger
- * in the index a moment) are read beside.
- */
-async function allEnvironments(nowMs: number): Promise<ReadableRoots> {
-  const known = environments.get(tableKey());
-  if (known && nowMs - known.readAtMs < recheckMs() && nowMs >= known.readAtMs) {
-    return wholeEnvironments(known.ids, liveRoots(findNodes(known.ids, { consistent: false })));
-  }
-  const entries = [];
+/** The environments' entries in the library's index partition. */
+async function environmentEntries(): Promise<ListEntry[]> {
+  const entries: ListEntry[] = [];
   const libraryChildren = [{ scope: 'parent' as const, partition: listPartition.parent(null) }];
   for await (const entry of listEntries(libraryChildren, {}, { sortKey: 'nodeId', order: 'ASC' }, 100)) {
     entries.push(entry);
     if (entries.length >= MAX_ENVIRONMENTS) break;
   }
+  return entries;
+}
+
+const wholeEnvironments = (rootIds: string[], roots: Promise<Node[]>, current: Promise<boolean>) => ({
+  rootIds,
+  roots,
+  environments: rootIds.map((environmentId) => ({ environmentId })),
+  current,
+});
+
+/**
+ * Every environment: their ids from this instance's memory, checked against the library's index beside
+ * the list (or, the first time, read from the index first). The environments themselves (a deleted one
+ * may linger in the index a moment) are read beside the partitions.
+ */
+async function allEnvironments(fresh: boolean): Promise<ReadableRoots> {
+  const remembered = memory();
+  const known = fresh ? undefined : remembered.environmentIds;
+  if (known) {
+    const check = environmentEntries().then((entries) => {
+      const ids = entries.map((entry) => entry.nodeId);
+      remembered.environmentIds = ids;
+      const had = new Set(known);
+      return ids.every((id) => had.has(id));
+    });
+    check.catch(() => undefined);
+    return wholeEnvironments(known, liveRoots(findNodes(known, { consistent: false })), check);
+  }
+  const entries = await environmentEntries();
   const ids = entries.map((entry) => entry.nodeId);
-  if (recheckMs() > 0) environments.set(tableKey(), { ids, readAtMs: nowMs });
-  return wholeEnvironments(ids, liveRoots(fetchListed(entries, 'DRAFT')));
+  remembered.environmentIds = ids;
+  return wholeEnvironments(ids, liveRoots(fetchListed(entries, 'DRAFT')), Promise.resolve(true));
 }
 
 /** The granted objects not inside another granted one, by environment. */
@@ -117,20 +133,30 @@ function grantedRoots(placed: readonly Placement[]): {
   return { rootIds: roots.map((root) => root.nodeId), environments: [...byEnvironment.values()] };
 }
 
-export async function readableRoots(caller: Caller, nowMs = Date.now()): Promise<ReadableRoots> {
-  if (caller.systemAdmin) return allEnvironments(nowMs);
+export async function readableRoots(
+  caller: Caller,
+  { fresh = false }: { fresh?: boolean } = {},
+): Promise<ReadableRoots> {
+  // With SESSION_RECHECK_SECONDS=0 an instance remembers nothing of a caller: nor does it here.
+  const remembers = config().sessionRecheckSeconds > 0 && !fresh;
+  if (caller.systemAdmin) return allEnvironments(!remembers);
   const grantedIds = Object.keys(caller.grants);
-  const placed = grantedIds.map((id) => placements.get(`${tableKey()} ${id}`));
-  if (placed.every((placement) => placement !== undefined)) {
+  const { placements } = memory();
+  const placed = grantedIds.map((id) => placements.get(id));
+  if (remembers && placed.every((placement) => placement !== undefined)) {
     // A deleted grant's subtree is deleted with it: its partition answers nothing, and its root is left
     // out of the totals once read.
     const structure = grantedRoots(placed);
-    return { ...structure, roots: liveRoots(findNodes(structure.rootIds)) };
+    return { ...structure, roots: liveRoots(findNodes(structure.rootIds)), current: Promise.resolve(true) };
   }
   const nodes = await findNodes(grantedIds);
   for (const node of nodes) rememberPlacement(node);
   const live = nodes.filter((node) => !node.deleted);
   const structure = grantedRoots(live);
   const rootIds = new Set(structure.rootIds);
-  return { ...structure, roots: Promise.resolve(live.filter((node) => rootIds.has(node.nodeId))) };
+  return {
+    ...structure,
+    roots: Promise.resolve(live.filter((node) => rootIds.has(node.nodeId))),
+    current: Promise.resolve(true),
+  };
 }

@@ -12,6 +12,7 @@ import {
   NodeWriteConflict,
   releaseDeleteLease,
 } from '#shared/data/node-write-path.ts';
+import { mayHaveRelations } from '#shared/data/relation-repository.ts';
 import { purgeRelationsAbout, settleAll, settleRestored } from '#shared/data/relation-settling.ts';
 import {
   deleteItems,
@@ -28,7 +29,6 @@ import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
 import { can } from '#shared/domain/permissions.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { CONTAINER_TYPES, DELETE_LEASE_MS, nextVersionOf } from './node-service.ts';
-import { forgetEnvironments } from './readable-roots.ts';
 
 const notInTrash = (nodeId: string) =>
   new NotFoundError(
@@ -157,12 +157,8 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
     }
     throw error;
   }
-  if (root.nodeType === 'ENVIRONMENT') forgetEnvironments();
   // Only nodes a link marked have relations to count again (a deleted node takes no new link).
-  await settleAll(
-    restored.filter((node) => node.hasRelations),
-    settleRestored,
-  );
+  await settleAll(restored.filter(mayHaveRelations), settleRestored);
   return restored;
 }
 
@@ -177,7 +173,7 @@ export async function purgeSubtree(caller: Caller, rootId: string): Promise<void
       const fileInfo = version.fields.fileInfo as StoredFileInfo | null | undefined;
       if (fileInfo?.fileId) fileIds.add(fileInfo.fileId);
     }
-    if (node.hasRelations) await purgeRelationsAbout(node.nodeId, node.nodeType);
+    if (mayHaveRelations(node)) await purgeRelationsAbout(node.nodeId, node.nodeType);
     // The node's own partition (its relations and their counts too), and its link in its parent's trash.
     await deleteItems(items.map((item) => ({ PK: item.PK, SK: item.SK })));
   }

@@ -118,30 +118,32 @@ describe('deleting a subtree', () => {
     expect(shards.size).toBe(1);
   });
 
-  it('settles the relations of the deleted nodes a link marked, and reads none for the others', async () => {
+  it('settles the relations of deleted nodes a link marked or stored before the mark, and reads none for the others', async () => {
     const admin: Caller = { ...editor, systemAdmin: true };
     const folder = sampleNode({ nodeId: 'F2', nodeType: 'DOCUMENT_SET', fields: {} });
-    const linked = sampleNode({
-      nodeId: 'C2',
-      parentId: 'F2',
-      ancestorIds: [...folder.ancestorIds, 'F2'],
-      hasRelations: true,
-    });
+    const child = (nodeId: string, hasRelations: boolean | undefined) =>
+      sampleNode({ nodeId, parentId: 'F2', ancestorIds: [...folder.ancestorIds, 'F2'], hasRelations });
+    // C2 was linked; C3 was stored before nodes carried the mark (its attribute is absent).
+    const [linked, unmarked] = [child('C2', true), child('C3', undefined)];
     ddb.on(GetCommand).resolves({ Item: nodes.toItem(folder) });
     ddb.on(QueryCommand).resolves({ Items: [] });
     ddb
       .on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'NODE#F2', ':prefix': 'CHILD#' } })
-      .resolves({ Items: [{ childId: 'C2', nodeType: linked.nodeType }] });
-    ddb.on(BatchGetCommand).resolves({ Responses: { 'unit-test-table': [nodes.toItem(linked)] } });
+      .resolves({ Items: [linked, unmarked].map((c) => ({ childId: c.nodeId, nodeType: c.nodeType })) });
+    ddb
+      .on(BatchGetCommand)
+      .resolves({ Responses: { 'unit-test-table': [linked, unmarked].map((c) => nodes.toItem(c)) } });
     ddb.on(TransactWriteCommand).resolves({});
 
-    expect(await deleteNode(admin, 'F2', undefined)).toHaveLength(2);
+    expect(folder.hasRelations).toBe(false);
+    expect(await deleteNode(admin, 'F2', undefined)).toHaveLength(3);
     const relationReads = ddb
       .commandCalls(QueryCommand)
       .map((call) => call.args[0].input.ExpressionAttributeValues ?? {})
       .filter((values) => values[':prefix'] === 'REL#')
-      .map((values) => values[':pk']);
-    expect(relationReads).toEqual(['NODE#C2']);
+      .map((values) => values[':pk'])
+      .sort();
+    expect(relationReads).toEqual(['NODE#C2', 'NODE#C3']);
   });
 
   it('splits a subtree of large objects over transactions that stay under DynamoDB’s 4 MB', async () => {
