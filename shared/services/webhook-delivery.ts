@@ -46,7 +46,11 @@ const notSent = (error: string): SendOutcome => ({ status: null, error, duration
 /** Carries out the attempt a queue message names; nothing when it is no longer due or someone has it. */
 export async function attemptDelivery(message: AttemptMessage, nowMs = Date.now()): Promise<void> {
   const { webhookId, deliveryId, attempt } = message;
-  const delivery = await findDelivery(webhookId, deliveryId);
+  // The endpoint is read beside its delivery: most messages are due and need both.
+  const [delivery, webhook] = await Promise.all([
+    findDelivery(webhookId, deliveryId),
+    findWebhook(webhookId),
+  ]);
   if (!delivery) return;
   const waitMs = delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) - nowMs : 0;
   // This attempt was recorded but the message for the next one was not sent (the send failed, so the
@@ -65,7 +69,6 @@ export async function attemptDelivery(message: AttemptMessage, nowMs = Date.now(
   const claimed = await claimDelivery(webhookId, deliveryId, attempt, nowMs, nowMs + CLAIM_MS);
   if (!claimed) return;
 
-  const webhook = await findWebhook(webhookId);
   const at = new Date();
   let outcome: SendOutcome;
   if (!webhook) outcome = notSent('the endpoint was deleted');

@@ -80,11 +80,17 @@ const webhook: Webhook = {
 };
 
 describe('a webhook attempt message handed over again', () => {
+  beforeEach(() => {
+    ddb.on(GetCommand, { Key: webhookKey('W1') }).resolves({ Item: webhooks.toItem(webhook) });
+  });
+
   it('sends the next attempt when its own was recorded but the next was never queued', async () => {
     // Attempt 0 failed, was recorded (attempts 1, retrying, due in 30 s), and the send of attempt 1's
     // message failed: the queue hands attempt 0's message over again.
     const next = new Date(NOW + 30_000).toISOString();
-    ddb.on(GetCommand).resolves({ Item: deliveries.toItem(delivery({ attempts: 1, nextAttemptAt: next })) });
+    ddb
+      .on(GetCommand, { Key: deliveryKey('W1', delivery({}).deliveryId) })
+      .resolves({ Item: deliveries.toItem(delivery({ attempts: 1, nextAttemptAt: next })) });
     await attemptDelivery({ webhookId: 'W1', deliveryId: delivery({}).deliveryId, attempt: 0 }, NOW);
     expect(sentMessages()).toEqual([
       { webhookId: 'W1', deliveryId: delivery({}).deliveryId, attempt: 1, delay: 30 },
@@ -99,7 +105,9 @@ describe('a webhook attempt message handed over again', () => {
       delivery({ attempts: 1, state: 'delivered' }),
       delivery({ attempts: 1, state: 'parked' }),
     ]) {
-      ddb.on(GetCommand).resolves({ Item: deliveries.toItem(stored) });
+      ddb
+        .on(GetCommand, { Key: deliveryKey('W1', stored.deliveryId) })
+        .resolves({ Item: deliveries.toItem(stored) });
       await attemptDelivery({ webhookId: 'W1', deliveryId: stored.deliveryId, attempt: 0 }, NOW);
     }
     expect(sentMessages()).toEqual([]);
