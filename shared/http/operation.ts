@@ -13,6 +13,7 @@ import type { OperationDeclaration } from '#shared/api/operation.ts';
 import { metered } from '#shared/clients/capacity-meter.ts';
 import { withInvocation } from '#shared/clients/invocation.ts';
 import type { Caller } from '#shared/domain/user.ts';
+import { awaitedLater } from '#shared/services/awaited-later.ts';
 import { authenticateRequest } from './middleware/authenticate.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { problemErrors } from './middleware/problem-errors.ts';
@@ -90,10 +91,8 @@ export function handle<D extends Declared, P>(
   const prefetch = 'prefetch' in options ? options.prefetch : undefined;
   const startPrefetch = prefetch
     ? (event: ParsedEvent) => {
-        const read = prefetch(inputOf(event));
-        // Awaited by the handler, unless the session check failed first: no unhandled rejection then.
-        read.catch(() => undefined);
-        event.prefetched = read;
+        // Awaited by the handler, unless the session check failed first.
+        event.prefetched = awaitedLater(prefetch(inputOf(event)));
       }
     : undefined;
   const chain = middy<ParsedEvent, HttpResult>()

@@ -44,6 +44,7 @@ import type { Facet } from '#shared/domain/node-types.ts';
 import { can } from '#shared/domain/permissions.ts';
 import { FACET_ITEM_TYPES, type TypedList } from '#shared/domain/typed-lists.ts';
 import type { Caller } from '#shared/domain/user.ts';
+import { awaitedLater } from './awaited-later.ts';
 import { type ReadableRoots, readableRoots } from './readable-roots.ts';
 import { candidatePage, type ListParameters } from './related-lists.ts';
 import { responsibilitiesOf, responsibilitiesOn } from './relation-service.ts';
@@ -139,12 +140,13 @@ function childrenSource(
 ): { source: ListSource; parent: Promise<Node> } {
   // The parent and its counts are one read (they share its partition).
   const read = findNodeWithCounts(parentId);
-  const parent = read.then(({ node }) => {
-    if (!node || node.deleted || !can(caller, node, 'read')) throw notFound(parentId);
-    return node;
-  });
-  // Awaited by every caller, but maybe after other reads: not an unhandled rejection meanwhile.
-  parent.catch(() => undefined);
+  // Awaited by every caller, but maybe after other reads.
+  const parent = awaitedLater(
+    read.then(({ node }) => {
+      if (!node || node.deleted || !can(caller, node, 'read')) throw notFound(parentId);
+      return node;
+    }),
+  );
   const types = p.nodeTypes && new Set(p.nodeTypes);
   return {
     parent,
@@ -289,10 +291,8 @@ class ParentNames {
     if (missing.length === 0) return;
     const read = findNodes(missing, { consistent: false });
     for (const id of missing) {
-      const parent = read.then((nodes) => nodes.find((node) => node.nodeId === id));
-      // Awaited by of(), unless the page failed first: not an unhandled rejection meanwhile.
-      parent.catch(() => undefined);
-      this.reads.set(id, parent);
+      // Awaited by of(), unless the page failed first.
+      this.reads.set(id, awaitedLater(read.then((nodes) => nodes.find((node) => node.nodeId === id))));
     }
   }
 

@@ -18,6 +18,7 @@ import { fetchListed, type ListEntry, listEntries } from '#shared/data/list-repo
 import { findNodes } from '#shared/data/node-repository.ts';
 import type { Node } from '#shared/domain/node.ts';
 import type { Caller } from '#shared/domain/user.ts';
+import { awaitedLater } from './awaited-later.ts';
 
 /** The readable part of one environment: all of it, or the subtrees of some of its folders. */
 export interface ReadableEnvironment {
@@ -63,12 +64,9 @@ function rememberPlacement({ nodeId, nodeType, environmentId, ancestorIds }: Nod
   }
 }
 
-/** Reads the given roots, live ones only (not awaited by every caller: no unhandled rejection). */
-function liveRoots(read: Promise<Node[]>): Promise<Node[]> {
-  const roots = read.then((nodes) => nodes.filter((node) => !node.deleted));
-  roots.catch(() => undefined);
-  return roots;
-}
+/** Reads the given roots, live ones only (not awaited by every caller). */
+const liveRoots = (read: Promise<Node[]>): Promise<Node[]> =>
+  awaitedLater(read.then((nodes) => nodes.filter((node) => !node.deleted)));
 
 /** The environments' entries in the library's index partition. */
 async function environmentEntries(): Promise<ListEntry[]> {
@@ -97,13 +95,14 @@ async function allEnvironments(fresh: boolean): Promise<ReadableRoots> {
   const remembered = memory();
   const known = fresh ? undefined : remembered.environmentIds;
   if (known) {
-    const check = environmentEntries().then((entries) => {
-      const ids = entries.map((entry) => entry.nodeId);
-      remembered.environmentIds = ids;
-      const had = new Set(known);
-      return ids.every((id) => had.has(id));
-    });
-    check.catch(() => undefined);
+    const check = awaitedLater(
+      environmentEntries().then((entries) => {
+        const ids = entries.map((entry) => entry.nodeId);
+        remembered.environmentIds = ids;
+        const had = new Set(known);
+        return ids.every((id) => had.has(id));
+      }),
+    );
     return wholeEnvironments(known, liveRoots(findNodes(known, { consistent: false })), check);
   }
   const entries = await environmentEntries();
