@@ -1,9 +1,13 @@
 import { testChunk } from '#shared/api/operations/uploads.ts';
 import { handle } from '#shared/http/operation.ts';
 import { empty } from '#shared/http/responses.ts';
-import { hasChunk } from '#shared/services/upload-status.ts';
+import { hasChunk, readOwnUpload } from '#shared/services/upload-status.ts';
 
 /** GET /upload/: 200 when the chunk is stored already, 204 when it is not (resumable.js testChunks). */
-export const handler = handle(testChunk, async ({ caller, query }) =>
-  empty((await hasChunk(caller, query)) ? 200 : 204, { 'cache-control': 'no-store' }),
+export const handler = handle(
+  testChunk,
+  // The caller's upload record is read beside the session check.
+  { prefetch: ({ query }, { principalId }) => readOwnUpload(principalId, query.resumableIdentifier) },
+  async ({ query, prefetched }) =>
+    empty((await hasChunk(query, prefetched)) ? 200 : 204, { 'cache-control': 'no-store' }),
 );

@@ -13,6 +13,7 @@ import type { OperationDeclaration } from '#shared/api/operation.ts';
 import { metered } from '#shared/clients/capacity-meter.ts';
 import { withInvocation } from '#shared/clients/invocation.ts';
 import type { Caller } from '#shared/domain/user.ts';
+import type { VerifiedPrincipal } from '#shared/services/authentication.ts';
 import { awaitedLater } from '#shared/services/awaited-later.ts';
 import { authenticateRequest } from './middleware/authenticate.ts';
 import { idempotency } from './middleware/idempotency.ts';
@@ -60,11 +61,18 @@ export interface ParsedEvent extends HttpEvent {
 
 type Declared = Pick<OperationDeclaration, 'name' | 'authenticated' | 'idempotent' | 'request'>;
 
+/** A read started beside the session check: the validated input and the principal the token names. */
+type Prefetch<D extends Pick<OperationDeclaration, 'request'>, P> = (
+  input: OperationInput<D>,
+  verified: VerifiedPrincipal,
+) => Promise<P>;
+
 /**
  * The Lambda handler of a declared operation. `prefetch` is a read that needs only the validated input
- * (the object a retrieve answers, say): it starts as soon as the request's token is verified, beside the
- * session read, instead of after it; the handler awaits it as `prefetched` and judges the caller's
- * rights on what it read. A request without a valid token reads nothing.
+ * and the token's principal (the object a retrieve answers, the caller's own upload record): it starts
+ * as soon as the request's token is verified, beside the session read, instead of after it; the handler
+ * awaits it as `prefetched` and judges the caller's rights on what it read. A request without a valid
+ * token reads nothing.
  */
 export function handle<D extends Declared>(
   declaration: D,
@@ -72,27 +80,29 @@ export function handle<D extends Declared>(
 ): HttpHandler;
 export function handle<D extends Declared, P>(
   declaration: D,
-  options: { prefetch: (input: OperationInput<D>) => Promise<P> },
+  options: { prefetch: Prefetch<D, P> },
   handleRequest: (request: OperationRequest<D, P>) => Promise<HttpResult>,
 ): HttpHandler;
 export function handle<D extends Declared, P>(
   declaration: D,
   ...rest:
     | [(request: OperationRequest<D, P>) => Promise<HttpResult>]
-    | [
-        { prefetch: (input: OperationInput<D>) => Promise<P> },
-        (request: OperationRequest<D, P>) => Promise<HttpResult>,
-      ]
+    | [{ prefetch: Prefetch<D, P> }, (request: OperationRequest<D, P>) => Promise<HttpResult>]
 ): HttpHandler {
   const [options, handleRequest] = rest.length === 1 ? [{}, rest[0]] : rest;
   const { body, bodyOptional, bodyFormat, query, path } = declaration.request;
   const inputOf = (event: ParsedEvent) =>
     (event.input ?? { body: undefined, query: undefined, path: undefined }) as OperationInput<D>;
   const prefetch = 'prefetch' in options ? options.prefetch : undefined;
+  if (prefetch && declaration.authenticated === false) {
+    throw new Error(
+      `${declaration.name}: a prefetch needs the token's principal, so an authenticated operation`,
+    );
+  }
   const startPrefetch = prefetch
-    ? (event: ParsedEvent) => {
+    ? (event: ParsedEvent, verified: VerifiedPrincipal) => {
         // Awaited by the handler, unless the session check failed first.
-        event.prefetched = awaitedLater(prefetch(inputOf(event)));
+        event.prefetched = awaitedLater(prefetch(inputOf(event), verified));
       }
     : undefined;
   const chain = middy<ParsedEvent, HttpResult>()
@@ -105,7 +115,9 @@ export function handle<D extends Declared, P>(
     .use(idempotency(declaration.idempotent === true))
     .handler(async (event) => {
       if (event.replay) return event.replay;
-      if (startPrefetch && !event.prefetched) startPrefetch(event);
+      if (startPrefetch && !event.prefetched) {
+        startPrefetch(event, { principalId: (event.caller as Caller).principal.principalId });
+      }
       return handleRequest({
         ...inputOf(event),
         caller: event.caller as Caller,

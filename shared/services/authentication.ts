@@ -23,23 +23,29 @@ const DAY = 24 * 60 * MINUTE;
  */
 const touchIntervalMs = (timeoutMinutes: number) => Math.min(MINUTE, (timeoutMinutes * MINUTE) / 4);
 
+/** Who a verified token names, before its session is known to be alive. */
+export interface VerifiedPrincipal {
+  principalId: string;
+}
+
 const sessionEnded = (why: string) =>
   new UnauthenticatedError('SESSION_ENDED', `The session has ended (${why}); log in again`);
 
 /**
  * The caller behind a token, if its session is alive: not ended, not idle too long, user active.
  * `whenVerified` runs once the token is known to be ours and in its lifetime, before the session is read:
- * reads that do not depend on the caller may start then, beside it (nothing is answered before this ends).
+ * reads that need at most the token's principal may start then, beside it (nothing is answered before
+ * this ends, and a session found ended still fails the request).
  */
 export async function authenticate(
   token: string,
   now = new Date(),
-  whenVerified?: () => void,
+  whenVerified?: (verified: VerifiedPrincipal) => void,
 ): Promise<Caller> {
   const subject = await verifyAccessToken(token, now);
   const settings = await currentSettings(now.getTime());
   requireLifetimeWithin(subject, (settings.webTokenExpiresInDays * DAY) / 1000);
-  whenVerified?.();
+  whenVerified?.({ principalId: subject.principalId });
   const recheckMs = config().sessionRecheckSeconds * 1000;
   const recalled =
     recheckMs > 0

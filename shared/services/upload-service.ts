@@ -20,13 +20,21 @@ import { unknownUpload } from '#shared/domain/uploads/upload-errors.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { assembleCompletedUpload } from './upload-assembly.ts';
 
-/** Receives one chunk. Resolves when it is stored (and, if it was the last, the file assembled or handed on). */
-export async function receiveChunk(caller: Caller, query: ResumableQuery, body: Buffer): Promise<void> {
+/**
+ * Receives one chunk. Resolves when it is stored (and, if it was the last, the file assembled or handed
+ * on). `stored` is the caller's upload record as read for this request (readOwnUpload).
+ */
+export async function receiveChunk(
+  caller: Caller,
+  query: ResumableQuery,
+  body: Buffer,
+  stored: Promise<Upload | null>,
+): Promise<void> {
   const plan = planChunk(query);
   checkChunkBody(plan, query, body.length);
   const { principalId } = caller.principal;
   const uploadKey = uploadKeyOf(query.resumableIdentifier);
-  const upload = await openUpload(principalId, uploadKey, query, plan);
+  const upload = await openUpload(principalId, uploadKey, query, plan, await stored);
   if (upload.chunks.has(plan.chunkNumber)) return; // sent twice: stored once
   if (upload.state !== 'receiving') throw uploadClosed(upload);
 
@@ -50,9 +58,9 @@ async function openUpload(
   uploadKey: string,
   query: ResumableQuery,
   plan: ChunkPlan,
+  existing: Upload | null,
 ): Promise<Upload> {
   const nowMs = Date.now();
-  const existing = await findUpload(principalId, uploadKey, nowMs);
   // An attached upload is finished with: its identifier starts a new upload (see startUpload).
   if (existing && existing.state !== 'attached') {
     sameFileOrRefuse(existing, query, plan);

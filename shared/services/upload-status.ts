@@ -8,14 +8,18 @@ import { unknownUpload } from '#shared/domain/uploads/upload-errors.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { assembleInBackground } from './upload-dispatch.ts';
 
+/**
+ * The live upload a principal named `identifier`, or null: the first read of every upload request, which
+ * its handler starts beside the session check (handle's `prefetch`) and passes on as `stored`.
+ */
+export function readOwnUpload(principalId: string, identifier: string): Promise<Upload | null> {
+  return findUpload(principalId, uploadKeyOf(identifier), Date.now());
+}
+
 /** resumable.js's test: is this chunk stored already? (An unknown upload has none.) */
-export async function hasChunk(caller: Caller, query: ResumableQuery): Promise<boolean> {
+export async function hasChunk(query: ResumableQuery, stored: Promise<Upload | null>): Promise<boolean> {
   const plan = planChunk(query);
-  const upload = await findUpload(
-    caller.principal.principalId,
-    uploadKeyOf(query.resumableIdentifier),
-    Date.now(),
-  );
+  const upload = await stored;
   // An attached upload's identifier names the next upload, which has no chunk yet.
   if (!upload || upload.state === 'attached') return false;
   sameFileOrRefuse(upload, query, plan);
@@ -23,10 +27,10 @@ export async function hasChunk(caller: Caller, query: ResumableQuery): Promise<b
 }
 
 /** The upload as its uploader sees it (GET /api/v1/uploads/{identifier}). */
-export async function uploadStatus(caller: Caller, identifier: string) {
+export async function uploadStatus(caller: Caller, identifier: string, stored: Promise<Upload | null>) {
   const { principalId } = caller.principal;
   const uploadKey = uploadKeyOf(identifier);
-  const upload = await findUpload(principalId, uploadKey, Date.now());
+  const upload = await stored;
   if (!upload) throw unknownUpload(identifier, 'path');
   // An assembly whose lease ran out crashed or gave up on a fault: start another.
   if (upload.state === 'assembling' && (upload.assemblyLeaseUntil ?? 0) < Date.now()) {

@@ -140,6 +140,51 @@ describe('deletes', () => {
   });
 });
 
+describe('uploads', () => {
+  const chunkBytes = 1024;
+  const query = (chunkNumber: number) =>
+    new URLSearchParams({
+      resumableIdentifier: 'round-trips-upload',
+      resumableFilename: 'round-trips.bin',
+      resumableChunkNumber: String(chunkNumber),
+      resumableChunkSize: String(chunkBytes),
+      resumableTotalSize: String(chunkBytes * 3),
+      resumableTotalChunks: '3',
+    });
+  /** The log line of one upload request that answered `status`. */
+  const uploadLine = async (method: string, path: string, status: number, rawBody?: Buffer) => {
+    const before = lines.length;
+    const response = await api.call(method, path, {
+      token: admin,
+      ...(rawBody ? { rawBody, headers: { 'content-type': 'application/octet-stream' } } : {}),
+    });
+    expect(response.status, `${method} ${path}: ${response.text}`).toBe(status);
+    const line = lines.slice(before).at(-1);
+    if (!line) throw new Error(`no request log line for ${method} ${path}`);
+    return line;
+  };
+
+  it('read the caller’s upload record beside the session: a chunk, a chunk test, the upload’s state', async () => {
+    await uploadLine('POST', `/upload/?${query(1)}`, 200, Buffer.alloc(chunkBytes, 1));
+    // A later chunk: the record beside the session, then its receipt after the chunk is stored.
+    const chunk = await uploadLine('POST', `/upload/?${query(2)}`, 200, Buffer.alloc(chunkBytes, 2));
+    expect(chunk).toMatchObject({ dynamoCalls: 3, dynamoRoundTrips: 2 });
+    // resumable.js's test before each chunk, one stored and one not: one round trip each.
+    expect(await uploadLine('GET', `/upload/?${query(2)}`, 200)).toMatchObject({
+      dynamoCalls: 2,
+      dynamoRoundTrips: 1,
+    });
+    expect(await uploadLine('GET', `/upload/?${query(3)}`, 204)).toMatchObject({
+      dynamoCalls: 2,
+      dynamoRoundTrips: 1,
+    });
+    expect(await uploadLine('GET', '/api/v1/uploads/round-trips-upload', 200)).toMatchObject({
+      dynamoCalls: 2,
+      dynamoRoundTrips: 1,
+    });
+  });
+});
+
 describe('a warm instance', () => {
   const environmentPayload = (name: string) => ({ '@type': 'NodeElement', nodeType: 'ENVIRONMENT', name });
 

@@ -1,7 +1,7 @@
 import type middy from '@middy/core';
 import { config } from '#shared/config/index.ts';
 import { ForbiddenError, UnauthenticatedError } from '#shared/domain/errors.ts';
-import { authenticate } from '#shared/services/authentication.ts';
+import { authenticate, type VerifiedPrincipal } from '#shared/services/authentication.ts';
 import { isCrossSiteCookieRequest } from '../cross-site.ts';
 import type { ParsedEvent } from '../operation.ts';
 import { accessToken, bearerToken } from '../request-headers.ts';
@@ -13,7 +13,7 @@ import type { HttpResult } from '../types.ts';
  */
 export function authenticateRequest(
   required: boolean,
-  prefetch?: (event: ParsedEvent) => void,
+  prefetch?: (event: ParsedEvent, verified: VerifiedPrincipal) => void,
 ): middy.MiddlewareObj<ParsedEvent, HttpResult> {
   return {
     before: async ({ event }) => {
@@ -30,7 +30,11 @@ export function authenticateRequest(
           'This operation needs an access token: log in and send the access_token cookie or Authorization: Bearer',
         );
       }
-      event.caller = await authenticate(token, undefined, prefetch && (() => prefetch(event)));
+      event.caller = await authenticate(
+        token,
+        undefined,
+        prefetch && ((verified) => prefetch(event, verified)),
+      );
     },
   };
 }
