@@ -1,5 +1,5 @@
 import { exportBpmn } from '#shared/api/operations/process.ts';
-import { attachmentDisposition } from '#shared/domain/file-names.ts';
+import { attachmentDisposition } from '#shared/domain/attachment-disposition.ts';
 import { handle } from '#shared/http/operation.ts';
 import { exportProcessBpmn } from '#shared/services/bpmn-service.ts';
 

@@ -1,10 +1,9 @@
 /**
  * How an uploaded file is named and served. The uploader chooses the name and the declared type, so both
  * are hostile input: the name must not climb out of a folder, hide its real extension or break a header,
- * and the type must never let a browser run the file as a page or script from our origin.
+ * and the type must never let a browser run the file as a page or script from our origin. (The download's
+ * Content-Disposition is attachment-disposition.ts, apart: only downloads load its library.)
  */
-import { create as contentDisposition } from 'content-disposition';
-
 const MAX_NAME_CODE_POINTS = 255;
 /** An extension kept when a long name is cut: the dot and up to 15 more characters, no spaces. */
 const KEPT_EXTENSION = /\.[^.\s]{1,15}$/u;
@@ -41,25 +40,6 @@ export function storedFileName(raw: string): string {
   const lastSegment = cleaned.split(/[/\\]/).pop() ?? '';
   const name = tidy(lastSegment) || 'file';
   return tidy(capped(WINDOWS_RESERVED.test(name) ? `_${name}` : name)) || 'file';
-}
-
-/**
- * The plain-ASCII `filename` for clients that ignore `filename*`: accents dropped, anything else outside
- * printable ASCII replaced, and `"`, `\` and `%` replaced too, as browsers disagree on unescaping them.
- */
-const asciiFallback = (name: string): string =>
-  name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(/[^\x20-\x7E]|["\\%]/gu, '_')
-    // A name of combining marks alone (U+08CA) has no ASCII left: a browser still needs a name.
-    .trim() || 'download';
-
-/** Content-Disposition for a download: always an attachment, so a browser saves the file and never renders it. */
-export function attachmentDisposition(name: string): string {
-  const stored = storedFileName(name);
-  // With a fallback different from the name, the library adds `filename*` (RFC 8187, UTF-8) for the real name.
-  return contentDisposition(stored, { type: 'attachment', fallback: asciiFallback(stored) });
 }
 
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";

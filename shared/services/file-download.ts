@@ -4,9 +4,10 @@
  * presigned URL that answers the same safe headers.
  */
 import { presignedFileUrl, readFileRange } from '#shared/data/file-reads.ts';
+import { attachmentDisposition } from '#shared/domain/attachment-disposition.ts';
 import { type ByteRange, byteRangeOf } from '#shared/domain/byte-range.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
-import { attachmentDisposition, servingContentType } from '#shared/domain/file-names.ts';
+import { servingContentType } from '#shared/domain/file-names.ts';
 import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { getNode } from './node-reads.ts';

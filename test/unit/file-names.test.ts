@@ -1,12 +1,8 @@
 import { parse } from 'content-disposition';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  attachmentDisposition,
-  DOWNLOAD_SAFETY_HEADERS,
-  servingContentType,
-  storedFileName,
-} from '#shared/domain/file-names.ts';
+import { attachmentDisposition } from '#shared/domain/attachment-disposition.ts';
+import { DOWNLOAD_SAFETY_HEADERS, servingContentType, storedFileName } from '#shared/domain/file-names.ts';
 
 const FORBIDDEN = /[\p{Cc}\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\u2028\u2029\uFEFF]/u;
 const WELL_FORMED = /^(?:[^\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
