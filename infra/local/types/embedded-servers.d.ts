@@ -24,6 +24,9 @@ declare module 's3rver' {
   }
   export default class S3rver {
     constructor(options: S3rverOptions);
+    /** The object store its requests use (replaceable: the embedded stack's is S3FaithfulStore). */
+    store: unknown;
+    context: { store: unknown };
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
   }
