@@ -1,4 +1,3 @@
-import { buildOpenApiDocument } from '#shared/api/openapi.ts';
 import { API_PREFIX } from '#shared/api/operation.ts';
 import { apiDocs } from '#shared/api/operations/service.ts';
 import { REFERENCE_INITIALIZER, REFERENCE_PAGE, readReferenceAsset } from '#shared/api/reference-assets.ts';
@@ -26,7 +25,8 @@ const text = (body: string, mediaType: string, extra: Record<string, string> = {
 /** GET /api/v1/swagger/ (Swagger UI), /api/v1/swagger/openapi.json and the UI's own files. */
 export const handler = handle(apiDocs, async ({ path, event }) => {
   if (event.rawPath.replace(/\/+$/, '') === `${REFERENCE}/openapi.json`) {
-    document ??= JSON.stringify(buildOpenApiDocument());
+    // Loaded on the first ask: it takes every operation's schemas, which the page and its files need not.
+    document ??= JSON.stringify((await import('#shared/api/openapi.ts')).buildOpenApiDocument());
     return text(document, 'application/json');
   }
   if (!path.file) {
