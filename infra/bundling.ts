@@ -6,6 +6,8 @@
 import { join } from 'node:path';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
 import { CHUNK_FOLDER } from '#shared/bundle-layout.ts';
+import { patternsOf } from '#shared/http/route-patterns.ts';
+import { ROUTES } from '#shared/http/routes.ts';
 
 /** Lambda's credentials are in its environment: bundles carry that one provider, not the whole chain. */
 export const CREDENTIALS_ALIAS = {
@@ -54,6 +56,8 @@ export function functionBuildOptions(entry: string, outDir: string): BuildOption
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
     chunkNames: `${CHUNK_FOLDER}/[name]-[hash]`,
+    // The fallback's route table, inlined (shared/http/route-patterns.ts).
+    define: { ROUTE_PATTERNS_JSON: JSON.stringify(JSON.stringify(patternsOf(ROUTES))) },
     metafile: true,
     logLevel: 'silent',
   };

@@ -1,7 +1,10 @@
 import { routeNotFound } from '#shared/api/operations/service.ts';
 import { MethodNotAllowedError, NotFoundError } from '#shared/domain/errors.ts';
 import { handle } from '#shared/http/operation.ts';
-import { resolveRoute } from '#shared/http/routes.ts';
+import { routeMatcher } from '#shared/http/route-matching.ts';
+import { routePatterns } from '#shared/http/route-patterns.ts';
+
+const resolveRoute = routeMatcher(await routePatterns());
 
 /** API Gateway's `$default` route: a problem+json 404 for unknown paths, 405 for a wrong method. */
 export const handler = handle(routeNotFound, async ({ event }) => {

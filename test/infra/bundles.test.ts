@@ -221,6 +221,30 @@ describe('what cold starts parse', () => {
   });
 });
 
+describe('the fallback function bundle', () => {
+  it('tells 404 from 405 from the route table inlined at build time, loading no operation declaration at init', () => {
+    // A summary only the upload operations' declarations hold.
+    expect(OPERATION_LIST.some((o) => o.summary === 'Upload a chunk of a file (resumable.js)')).toBe(true);
+    const dir = bundleOf.get(FALLBACK_OPERATION.name) as string;
+    // (The declarations stay in a chunk for the source's own path, never loaded by the bundle.)
+    const atInit = loadedAtInit(dir).map((file) => readFileSync(file, 'utf8'));
+    expect(atInit.join('\n')).not.toContain('Upload a chunk of a file');
+    // The table itself is there: paths, without their declarations.
+    expect(atInit.join('\n')).toContain('/api/v1/items/{nodeId}/relations');
+    const event = (method: string, url: string) =>
+      toEvent({ method, url, headers: {}, httpVersion: '1.1' }, Buffer.alloc(0), `fallback-${method}`);
+    const [wrongMethod, unknown] = runBundles([
+      { bundle: dir, event: event('PATCH', '/api/v1/items/any') },
+      { bundle: dir, event: event('GET', '/api/v1/nothing-here') },
+    ]);
+    const allowed = resolveRoute('PATCH', '/api/v1/items/any');
+    expect(allowed && 'allowed' in allowed).toBe(true);
+    expect(wrongMethod?.statusCode).toBe(405);
+    expect(wrongMethod?.headers.Allow ?? wrongMethod?.headers.allow).toBe((allowed as { allowed: string[] }).allowed.join(', '));
+    expect(unknown?.statusCode).toBe(404);
+  });
+});
+
 describe('the reference function bundle', () => {
   it('serves Swagger UI from the files beside it, without node_modules', () => {
     const event = toEvent(
@@ -285,6 +309,8 @@ const HOSTILE: {
     body: folderBody(',"extensions":{"__proto__":{"x":1}}'),
     status: 400,
   },
+  { method: 'PATCH', url: `/api/v1/items/${NODE}`, status: 405 },
+  { method: 'DELETE', url: '/upload', status: 405 },
   { method: 'GET', url: '/api/v1/swagger/constructor', status: 404 },
   { method: 'GET', url: '/api/v1/swagger/__proto__', status: 404 },
 ];
