@@ -2,7 +2,7 @@
  * The route table, built from the operation declarations: what the CDK stack routes, the local HTTP
  * adapter dispatches with, and the fallback uses to tell 404 from 405.
  */
-import type { HttpMethod, RouteDeclaration } from '#shared/api/operation.ts';
+import type { RouteDeclaration } from '#shared/api/operation.ts';
 import { OPERATION_LIST, type Operation } from '#shared/api/operations/index.ts';
 import { type PatternMatch, routeMatcher } from './route-matching.ts';
 

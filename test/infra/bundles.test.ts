@@ -240,7 +240,9 @@ describe('the fallback function bundle', () => {
     const allowed = resolveRoute('PATCH', '/api/v1/items/any');
     expect(allowed && 'allowed' in allowed).toBe(true);
     expect(wrongMethod?.statusCode).toBe(405);
-    expect(wrongMethod?.headers.Allow ?? wrongMethod?.headers.allow).toBe((allowed as { allowed: string[] }).allowed.join(', '));
+    expect(wrongMethod?.headers.Allow ?? wrongMethod?.headers.allow).toBe(
+      (allowed as { allowed: string[] }).allowed.join(', '),
+    );
     expect(unknown?.statusCode).toBe(404);
   });
 });

@@ -1,5 +1,5 @@
 /** The bucket's expiry rules, applied to a real s3rver as S3's lifecycle applies them. */
-import { existsSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -7,7 +7,7 @@ import {
   ListObjectsCommand,
   PutObjectCommand,
   PutObjectTaggingCommand,
-  S3Client,
+  type S3Client,
 } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureBucket } from '#infra/local/ensure-resources.ts';
@@ -19,6 +19,7 @@ import {
   UNATTACHED_TAG,
   uploadChunkKey,
 } from '#shared/data/storage-layout.ts';
+import { localS3Client } from './local-s3-client.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -31,14 +32,7 @@ const sweepers: LocalS3Lifecycle[] = [];
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'local-s3-lifecycle-'));
   s3 = await startLocalS3({ dataDir });
-  client = new S3Client({
-    endpoint: s3.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    forcePathStyle: true,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  client = localS3Client(s3.endpoint);
 });
 afterEach(async () => {
   await Promise.all(sweepers.splice(0).map((sweeper) => sweeper.close()));

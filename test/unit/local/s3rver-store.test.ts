@@ -9,13 +9,14 @@ import {
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
-  S3Client,
+  type S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBucket } from '#infra/local/ensure-resources.ts';
 import { type LocalS3, startLocalS3 } from '#infra/local/local-s3.ts';
 import { MIN_PART_BYTES } from '#infra/local/s3rver-store.ts';
+import { localS3Client } from './local-s3-client.ts';
 
 const Bucket = 'faithful-store';
 let dataDir: string;
@@ -27,14 +28,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 's3rver-store-'));
   s3 = await startLocalS3({ dataDir });
   await ensureBucket(s3.endpoint, Bucket);
-  client = new S3Client({
-    endpoint: s3.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    forcePathStyle: true,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  client = localS3Client(s3.endpoint);
 });
 afterAll(async () => {
   client?.destroy();
