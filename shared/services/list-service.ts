@@ -47,7 +47,7 @@ import type { Caller } from '#shared/domain/user.ts';
 import { awaitedLater } from './awaited-later.ts';
 import { type ReadableRoots, readableRoots } from './readable-roots.ts';
 import { candidatePage, type ListParameters } from './related-lists.ts';
-import { responsibilitiesOf, responsibilitiesOn } from './relation-service.ts';
+import { responsibilitiesOf, responsibilitiesOfPrincipal, responsibilitiesOn } from './relation-service.ts';
 
 /** Which list a request asks for. */
 export type ListTarget =
@@ -137,9 +137,9 @@ function childrenSource(
   caller: Caller,
   parentId: string,
   p: ListParameters,
+  // The parent and its counts are one read (they share its partition), maybe started beside the session.
+  read: Promise<FolderAndCounts> = findNodeWithCounts(parentId),
 ): { source: ListSource; parent: Promise<Node> } {
-  // The parent and its counts are one read (they share its partition).
-  const read = findNodeWithCounts(parentId);
   // Awaited by every caller, but maybe after other reads.
   const parent = awaitedLater(
     read.then(({ node }) => {
@@ -151,13 +151,18 @@ function childrenSource(
   return {
     parent,
     source: {
-      partitions: [{ scope: 'parent', partition: listPartition.parent(parentId) }],
+      partitions: [childrenPartition(parentId)],
       ...(p.nodeTypes ? { entryNodeTypes: p.nodeTypes } : {}),
       total: async () => sumCounts((await read).counts, 'k', types, p.nodeStatus),
       current: Promise.resolve(true),
     },
   };
 }
+
+const childrenPartition = (parentId: string): ListPartition => ({
+  scope: 'parent',
+  partition: listPartition.parent(parentId),
+});
 
 /** A root's subtree: its descendants from its counts, and itself. */
 function subtreeTotal(
@@ -310,28 +315,13 @@ class ParentNames {
   }
 }
 
-export async function listObjects(
-  caller: Caller,
-  target: ListTarget,
-  query: ListQuery,
-  { freshRoots = false }: { freshRoots?: boolean } = {},
-): Promise<ListPage<ListElement | AnalyzerElement>> {
-  const p = parametersOf(target, query);
-  const analyzer = target.kind === 'typed' && target.list.kind === 'analyzer';
-  if (query.relatedTo || query.responsibility || query.relation) {
-    return relatedList(caller, target, query, p, analyzer);
-  }
-  let source: ListSource;
-  let parentRead: Promise<Node | undefined> = Promise.resolve(undefined);
-  if (target.kind === 'children') {
-    const children = childrenSource(caller, target.parentId, p);
-    source = children.source;
-    parentRead = children.parent;
-  } else {
-    source = readableSource(await readableRoots(caller, { fresh: freshRoots }), p);
-  }
+type FolderAndCounts = Awaited<ReturnType<typeof findNodeWithCounts>>;
+type Held = Awaited<ReturnType<typeof responsibilitiesOfPrincipal>>;
+
+/** What the entries are read with: index-side filters, the key range, and the check only objects answer. */
+function entryQuery(p: ListParameters, entryNodeTypes: string[] | undefined, analyzer: boolean) {
   const filter: EntryFilter = {
-    ...(source.entryNodeTypes ? { nodeTypes: source.entryNodeTypes } : {}),
+    ...(entryNodeTypes ? { nodeTypes: entryNodeTypes } : {}),
     ...(p.nodeStatus ? { nodeStatus: p.nodeStatus } : {}),
     ...(p.name !== undefined ? { nameContains: p.name } : {}),
     ...(p.draft ? {} : { publishedOnly: true }),
@@ -346,25 +336,105 @@ export async function listObjects(
   };
   const since = p.modifiedSince && !sinceOnKey ? Date.parse(p.modifiedSince) : undefined;
   const check = since === undefined ? undefined : (node: Node) => Date.parse(node.modificationDate) >= since;
+  return { filter, range, check };
+}
+
+/** A page's entries, their first read under way. */
+interface PageEntries {
+  entries: AsyncGenerator<ListEntry>;
+  /** Entries still to pass over before the page (offset paging that could not count them). */
+  skip: number;
+  /** Entries passed over by counting them. */
+  skippedByCount: number;
+}
+
+async function pageEntries(
+  partitions: ListPartition[],
+  query: ReturnType<typeof entryQuery>,
+  p: ListParameters,
+): Promise<PageEntries> {
+  const { filter, check } = query;
+  const range = { ...query.range };
   let skip = p.cursor ? 0 : (p.currentPage - 1) * p.pageSize;
   // A page by number of one unfiltered partition counts the entries before it instead of reading them.
   let skippedByCount = 0;
-  let exhausted = false;
-  if (skip > 0 && !check && skippableByCount(source.partitions, filter)) {
-    const skipped = await skipEntries(source.partitions[0] as ListPartition, range, skip);
-    [skippedByCount, skip, exhausted] = [skipped.skipped, 0, skipped.exhausted];
+  if (skip > 0 && !check && skippableByCount(partitions, filter)) {
+    const skipped = await skipEntries(partitions[0] as ListPartition, range, skip);
+    if (skipped.exhausted) return { entries: noEntries(), skip: 0, skippedByCount: skipped.skipped };
+    [skippedByCount, skip] = [skipped.skipped, 0];
     if (skipped.after !== undefined) range.after = skipped.after;
   }
-  const entries = exhausted ? noEntries() : listEntries(source.partitions, filter, range, skip + p.pageSize);
+  const entries = primed(listEntries(partitions, filter, range, skip + p.pageSize));
+  return { entries, skip, skippedByCount };
+}
+
+/**
+ * The reads of a folder's children list that need only the request and the principal the token names,
+ * so they start beside the session check (handle's prefetch): the folder with its counts, the page's
+ * entries, and the caller's responsibilities. Nothing read here is answered before listObjects has
+ * checked that the caller may read the folder. Related lists read otherwise: undefined.
+ */
+export interface ChildrenListStart {
+  parentId: string;
+  folder: Promise<FolderAndCounts>;
+  page: Promise<PageEntries>;
+  responsibilities: Promise<Held>;
+}
+
+export function startChildrenList(
+  parentId: string,
+  query: ListQuery,
+  principalId: string,
+): ChildrenListStart | undefined {
+  if (query.relatedTo || query.responsibility || query.relation) return undefined;
+  const p = parametersOf({ kind: 'children', parentId }, query);
+  return {
+    parentId,
+    folder: awaitedLater(findNodeWithCounts(parentId)),
+    page: awaitedLater(pageEntries([childrenPartition(parentId)], entryQuery(p, p.nodeTypes, false), p)),
+    responsibilities: awaitedLater(responsibilitiesOfPrincipal(principalId)),
+  };
+}
+
+export async function listObjects(
+  caller: Caller,
+  target: ListTarget,
+  query: ListQuery,
+  { freshRoots = false, started }: { freshRoots?: boolean; started?: ChildrenListStart } = {},
+): Promise<ListPage<ListElement | AnalyzerElement>> {
+  const p = parametersOf(target, query);
+  const analyzer = target.kind === 'typed' && target.list.kind === 'analyzer';
+  if (query.relatedTo || query.responsibility || query.relation) {
+    return relatedList(caller, target, query, p, analyzer);
+  }
+  const children = target.kind === 'children' && started?.parentId === target.parentId ? started : undefined;
+  let source: ListSource;
+  let parentRead: Promise<Node | undefined> = Promise.resolve(undefined);
+  if (target.kind === 'children') {
+    const childList = childrenSource(caller, target.parentId, p, children?.folder);
+    source = childList.source;
+    parentRead = childList.parent;
+  } else {
+    source = readableSource(await readableRoots(caller, { fresh: freshRoots }), p);
+  }
+  const entryReads = entryQuery(p, source.entryNodeTypes, analyzer);
+  const page = await (children?.page ?? pageEntries(source.partitions, entryReads, p));
   // The caller's responsibilities and the parent (with the right to read it) do not depend on the page:
   // read beside it, and the page is answered only once the parent may be read.
   const parentNames = new ParentNames(
     target.kind === 'children' ? { nodeId: target.parentId, read: parentRead } : undefined,
   );
   const [collected, countedTotal, held, current] = await Promise.all([
-    collectPage(entries, skip, p.pageSize, p.draft ? 'DRAFT' : 'PUBLISHED', check, parentNames),
+    collectPage(
+      page.entries,
+      page.skip,
+      p.pageSize,
+      p.draft ? 'DRAFT' : 'PUBLISHED',
+      entryReads.check,
+      parentNames,
+    ),
     source.total(),
-    responsibilitiesOf(caller),
+    children?.responsibilities ?? responsibilitiesOf(caller),
     source.current,
     parentRead,
   ]);
@@ -384,7 +454,7 @@ export async function listObjects(
   // Counts cover type and status; other filters leave the count an upper bound, unless this page ends the list.
   const counted = p.name === undefined && !p.modifiedSince && p.draft && !analyzer;
   const endKnown = !collected.more && !p.cursor;
-  const before = skippedByCount + collected.skipped;
+  const before = page.skippedByCount + collected.skipped;
   const totalRecords = counted ? countedTotal : endKnown ? before + results.length : countedTotal;
   return {
     totalRecords,
@@ -402,6 +472,17 @@ export async function listObjects(
 }
 
 async function* noEntries(): AsyncGenerator<ListEntry> {}
+
+/** The same entries, the first of them asked for now: its read runs while the caller does other work. */
+function primed<T>(source: AsyncGenerator<T>): AsyncGenerator<T> {
+  const first = awaitedLater(source.next());
+  return (async function* () {
+    const head = await first;
+    if (head.done) return;
+    yield head.value;
+    yield* source;
+  })();
+}
 
 /** A list of related objects, or of objects the caller holds a responsibility on (related-lists.ts). */
 async function relatedList(

@@ -333,8 +333,15 @@ async function namesOf(caller: Caller, stored: StoredRelation[]): Promise<Map<st
  * The caller's responsibilities: on each object, the kinds they hold directly or through a live role
  * they hold. One query of the caller's own partition, then one per role held, in parallel.
  */
-export async function responsibilitiesOf(caller: Caller): Promise<Map<string, Set<ResponsibilityKind>>> {
-  const mine = await findRelationsOf(caller.principal.principalId, USER_END, 'IN#');
+export function responsibilitiesOf(caller: Caller): Promise<Map<string, Set<ResponsibilityKind>>> {
+  return responsibilitiesOfPrincipal(caller.principal.principalId);
+}
+
+/** responsibilitiesOf by the principal alone: a list reads them beside the session check. */
+export async function responsibilitiesOfPrincipal(
+  principalId: string,
+): Promise<Map<string, Set<ResponsibilityKind>>> {
+  const mine = await findRelationsOf(principalId, USER_END, 'IN#');
   const roles = mine.filter((r) => r.name === 'heldBy' && r.counted).map((r) => r.otherId);
   const throughRoles = await Promise.all(
     roles.map((roleId) => findRelationsOf(roleId, 'ROLE', `IN#${RESPONSIBILITY}#`)),
