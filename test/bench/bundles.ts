@@ -1,7 +1,7 @@
 /** Bundle bytes and cold import time of every function, against a baseline that only creates a DynamoDB client. */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BuildOptions } from 'esbuild';
@@ -78,6 +78,14 @@ export async function measureBundles(runs = 7): Promise<{
   functions: BundleFigures[];
 }> {
   const outDir = mkdtempSync(join(tmpdir(), 'bench-bundles-'));
+  try {
+    return measureIn(outDir, runs);
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+function measureIn(outDir: string, runs: number) {
   const baselineHandler = join(PROJECT_ROOT, 'test/bench/baseline-handler.ts');
   // The baseline as the issue defines it: a DynamoDB client bundled as it comes, in one file with the
   // whole credential chain (as NodejsFunction would bundle it).

@@ -6,8 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
@@ -21,10 +20,12 @@ import { BUNDLED_ASSET_DIR, REFERENCE_ASSET_FILES } from '#shared/api/reference-
 import { CHUNK_FOLDER, ENTRY_FILE } from '#shared/bundle-layout.ts';
 import { resolveRoute } from '#shared/http/routes.ts';
 import type { HttpEvent, HttpHandler, HttpResult } from '#shared/http/types.ts';
+import { scratchDir } from '../fixtures/scratch-dir.ts';
 
 // What a deployed function gets, except that DynamoDB is a dead endpoint: an answer that needed a storage
 // call shows up as a failure, not as the 4xx expected. The same settings serve the in-process handlers.
-const keyDir = mkdtempSync(join(tmpdir(), 'bundle-test-key-'));
+const keyDir = scratchDir('bundle-test-key');
+const assemblyOut = scratchDir('bundle-test-assembly');
 const keyFile = join(keyDir, 'token-signing-key.pem');
 writeFileSync(
   keyFile,
@@ -48,7 +49,7 @@ let assemblyDir: string;
 const bundleOf = new Map<OperationName, string>();
 
 beforeAll(() => {
-  const app = new App({ context: { stage: 'bundle-test' } });
+  const app = new App({ outdir: assemblyOut, context: { stage: 'bundle-test' } });
   const stack = new ContentRepositoryStack(app, 'Bundled', {
     stage: stageSettings((k) => app.node.tryGetContext(k)),
   });

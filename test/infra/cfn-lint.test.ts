@@ -3,15 +3,14 @@
  * resource properties, IAM policy syntax, lifecycle rules and references as CloudFormation checks them.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { scratchDir } from '../fixtures/scratch-dir.ts';
 import { synthesize } from '../fixtures/synth.ts';
 
 const hasCfnLint = spawnSync('cfn-lint', ['--version']).status === 0;
-const dir = mkdtempSync(join(tmpdir(), 'cfn-lint-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('cfn-lint');
 
 interface Finding {
   Level: string;

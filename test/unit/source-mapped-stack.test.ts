@@ -1,17 +1,19 @@
 /** A bundle's logged stack points into the sources, from the maps beside its modules, without Node loading maps. */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, renameSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundleFunction } from '#infra/bundling.ts';
 import { CHUNK_FOLDER, ENTRY_FILE } from '#shared/bundle-layout.ts';
 import { sourceMappedStack } from '#shared/logging/source-mapped-stack.ts';
+import { scratchDir } from '../fixtures/scratch-dir.ts';
 
 type Stacks = { raw: string; mapped: string };
 
+const bundles = scratchDir('mapped-stack');
+
 function runBundled(withMaps: boolean): { inEntry: Stacks; inChunk: Stacks } {
-  const dir = mkdtempSync(join(tmpdir(), 'mapped-stack-'));
+  const dir = mkdtempSync(join(bundles, 'bundle-'));
   bundleFunction(join(import.meta.dirname, '..', 'fixtures', 'throws-in-bundle.ts'), dir);
   if (!withMaps) {
     renameSync(join(dir, `${ENTRY_FILE}.map`), join(dir, 'elsewhere.map'));
