@@ -25,14 +25,22 @@ export const LAMBDA_PAYLOAD_BYTES = 6 * 1024 * 1024;
 class FunctionAnswerTooLarge extends Error {}
 
 /**
- * The size of an event or answer as Lambda counts it (its JSON), without serializing a multi-megabyte body
- * again: the body's own bytes (base64 needs no escaping; text is counted as escaped) plus the rest as JSON.
+ * Whether an event or answer is over Lambda's payload limit, its size as Lambda counts it (its JSON):
+ * the body's own bytes (base64 needs no escaping; text is counted as escaped) plus the rest as JSON.
+ * A text body is escaped and measured only when it could be over: escaped, a UTF-16 unit takes at most
+ * 6 bytes, so a body of up to a sixth of the limit is under it whatever it holds (every list page).
  */
-function payloadBytes(payload: { body?: string | undefined; isBase64Encoded?: boolean | undefined }): number {
+function overPayloadLimit(payload: {
+  body?: string | undefined;
+  isBase64Encoded?: boolean | undefined;
+}): boolean {
   const { body, ...rest } = payload;
-  const bodyBytes =
-    body === undefined ? 0 : payload.isBase64Encoded ? body.length : Buffer.byteLength(JSON.stringify(body));
-  return Buffer.byteLength(JSON.stringify(rest)) + bodyBytes + 10;
+  const restBytes = Buffer.byteLength(JSON.stringify(rest)) + 10;
+  if (body === undefined) return restBytes > LAMBDA_PAYLOAD_BYTES;
+  const bodyBound = payload.isBase64Encoded ? body.length : 6 * body.length + 2;
+  if (restBytes + bodyBound <= LAMBDA_PAYLOAD_BYTES) return false;
+  const bodyBytes = payload.isBase64Encoded ? body.length : Buffer.byteLength(JSON.stringify(body));
+  return restBytes + bodyBytes > LAMBDA_PAYLOAD_BYTES;
 }
 
 const TEXT_MEDIA = /^(text\/|application\/(?:[\w.+-]+\+)?(?:json|xml|javascript|x-www-form-urlencoded))/i;
@@ -243,7 +251,7 @@ export function createHttpAdapter(
         body,
         requestId,
       );
-      if (payloadBytes(event) > LAMBDA_PAYLOAD_BYTES) throw new BodyTooLarge();
+      if (overPayloadLimit(event)) throw new BodyTooLarge();
       const match = resolveRoute(event.requestContext.http.method, event.rawPath);
       const operation = match && 'route' in match ? match.route.operation : FALLBACK_OPERATION;
       const handler = await loadHandler(operation);
@@ -252,7 +260,7 @@ export function createHttpAdapter(
         await run(() => handler(invocation, lambdaContext(operation.name, requestId))),
       );
       // Lambda refuses an answer over its payload limit; the client then gets a 500.
-      if (payloadBytes(result) > LAMBDA_PAYLOAD_BYTES) throw new FunctionAnswerTooLarge();
+      if (overPayloadLimit(result)) throw new FunctionAnswerTooLarge();
       send(res, withCors(result, origin, allowedOrigins), requestId);
     } catch (error) {
       const path = event?.rawPath ?? req.url ?? '/';

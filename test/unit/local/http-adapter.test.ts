@@ -86,3 +86,37 @@ describe('result → response', () => {
     expect(Buffer.from(await response.arrayBuffer())).toEqual(Buffer.from([9, 8, 7]));
   });
 });
+
+describe("Lambda's 6 MB payload limit, counted on the JSON Lambda receives and returns", () => {
+  const MiB = 1024 * 1024;
+  const justUnder = 6 * MiB - 4096;
+  const post = (body: string) =>
+    fetch(`${baseUrl}/api/v1/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+
+  it('takes a text body just under it, and refuses one that only its escaping puts over (413)', async () => {
+    lastEvent = undefined;
+    nextResult = { statusCode: 200, body: '' };
+    expect((await post('x'.repeat(justUnder))).status).toBe(200);
+    expect(lastEvent?.body?.length).toBe(justUnder);
+    lastEvent = undefined;
+    // 3.2 MiB of quotes are 6.4 MiB once escaped as JSON.
+    const refused = await post('"'.repeat(3.2 * MiB));
+    expect(refused.status).toBe(413);
+    expect(lastEvent).toBeUndefined();
+  });
+
+  it('answers a text body just under it, and fails one that only its escaping puts over', async () => {
+    nextResult = { statusCode: 200, headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(justUnder) };
+    const under = await fetch(`${baseUrl}/api/v1/list`);
+    expect(under.status).toBe(200);
+    expect((await under.text()).length).toBe(justUnder);
+    nextResult = { statusCode: 200, headers: { 'content-type': 'text/plain' }, body: '"'.repeat(3.2 * MiB) };
+    const over = await fetch(`${baseUrl}/api/v1/list`);
+    expect(over.status).toBeGreaterThanOrEqual(500);
+    expect(await over.text()).not.toContain('""""');
+  });
+});
