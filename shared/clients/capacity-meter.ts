@@ -4,7 +4,7 @@
  * critical path; calls that overlap in time count once). The request log reports both, which is how
  * operators and the benchmark see what an operation costs.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { scopeSlot } from '#shared/config/scope-slots.ts';
 
 export interface ConsumedCapacity {
   readCapacityUnits: number;
@@ -18,7 +18,7 @@ interface Meter extends ConsumedCapacity {
   outer: Meter | undefined;
 }
 
-const meter = new AsyncLocalStorage<Meter>();
+const meter = scopeSlot<Meter>('capacity meter');
 
 const READS = new Set([
   'GetItemCommand',
@@ -37,7 +37,7 @@ const WRITES = new Set([
 
 /** Runs `fn` with a fresh meter and returns its result and what it consumed. */
 export async function metered<T>(fn: () => Promise<T>): Promise<{ result: T; consumed: ConsumedCapacity }> {
-  const store: Meter = { readCapacityUnits: 0, writeCapacityUnits: 0, calls: [], outer: meter.getStore() };
+  const store: Meter = { readCapacityUnits: 0, writeCapacityUnits: 0, calls: [], outer: meter.get() };
   const result = await meter.run(store, fn);
   return {
     result,
@@ -47,12 +47,12 @@ export async function metered<T>(fn: () => Promise<T>): Promise<{ result: T; con
 
 /** The meter of the request in progress, if any. */
 export function currentConsumption(): ConsumedCapacity | undefined {
-  return meter.getStore();
+  return meter.get();
 }
 
 /** One DynamoDB call of the request in progress took place from `start` to `end`. */
 export function recordCall(start: number, end: number): void {
-  for (let store = meter.getStore(); store; store = store.outer) store.calls.push({ start, end });
+  for (let store = meter.get(); store; store = store.outer) store.calls.push({ start, end });
 }
 
 export interface CallCounts {
@@ -63,7 +63,7 @@ export interface CallCounts {
 
 /** The DynamoDB calls of the request in progress. */
 export function currentCalls(): CallCounts {
-  return callCounts(meter.getStore()?.calls ?? []);
+  return callCounts(meter.get()?.calls ?? []);
 }
 
 /** The longest chain of calls one after another: the most calls no two of which overlap. */
@@ -91,7 +91,7 @@ export function recordConsumedCapacity(commandName: string, reported: Reported):
     (sum, c) => sum + (c.CapacityUnits ?? 0),
     0,
   );
-  for (let store = meter.getStore(); store; store = store.outer) {
+  for (let store = meter.get(); store; store = store.outer) {
     if (READS.has(commandName)) store.readCapacityUnits += units;
     else if (WRITES.has(commandName)) store.writeCapacityUnits += units;
   }

@@ -3,8 +3,8 @@
  * ClientRequestTokens derived from it) and, when the client sent an Idempotency-Key, the claim to record
  * with the write that completes the request.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
+import { scopeSlot } from '#shared/config/scope-slots.ts';
 
 export interface IdempotencyClaim {
   /** The record's key: the caller and their Idempotency-Key. */
@@ -22,13 +22,13 @@ interface Invocation {
   idempotency?: IdempotencyClaim;
 }
 
-const scope = new AsyncLocalStorage<Invocation>();
+const scope = scopeSlot<Invocation>('invocation');
 
 export function withInvocation<T>(requestId: string, fn: () => Promise<T>): Promise<T> {
   return scope.run({ requestId, tokens: 0 }, fn);
 }
 
-export const currentInvocation = (): Invocation | undefined => scope.getStore();
+export const currentInvocation = (): Invocation | undefined => scope.get();
 
 /**
  * A ClientRequestToken for the next transaction attempt of this request: derived from the request id
@@ -36,7 +36,7 @@ export const currentInvocation = (): Invocation | undefined => scope.getStore();
  * it again when it retries that attempt (a timeout after a commit then answers success, not a conflict).
  */
 export function nextClientRequestToken(): string {
-  const invocation = scope.getStore();
+  const invocation = scope.get();
   if (!invocation) return randomUUID();
   const n = invocation.tokens++;
   return createHash('sha256').update(`${invocation.requestId}#${n}`).digest('hex').slice(0, 36);

@@ -4,8 +4,8 @@
  * message naming the variable. The embedded stack and tests hand each stack its own configuration
  * (`withConfig`), so several stacks can run in one process without touching `process.env`.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import * as z from 'zod/mini';
+import { scopeSlot } from './scope-slots.ts';
 
 /** What a function runs with (README "Configuration"). */
 export type ServiceConfig = ReturnType<typeof readServiceConfig>;
@@ -156,12 +156,12 @@ export function readServiceConfig(env: Env = process.env) {
   };
 }
 
-const scoped = new AsyncLocalStorage<ServiceConfig>();
+const scoped = scopeSlot<ServiceConfig>('configuration');
 let processConfig: ServiceConfig | undefined;
 
 /** The configuration in force: the one a stack runs this call with, else this process's (read once). */
 export function config(): ServiceConfig {
-  const scopedConfig = scoped.getStore();
+  const scopedConfig = scoped.get();
   if (scopedConfig) return scopedConfig;
   processConfig ??= readServiceConfig();
   return processConfig;
