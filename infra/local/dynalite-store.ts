@@ -85,7 +85,7 @@ const isDerived = (name: string) => name.startsWith('index-');
 /** Journal lines are tab-separated: op, sub-database, key, value's JSON (which never holds a raw tab or newline). */
 const SAFE_FIELD = /^[^\t\n]*$/;
 
-/** The sizes dynalite's rules give an entry (kept for index entries: see `sizes`). */
+/** The sizes dynalite's rules give an entry (kept with it: see `entrySizes`). */
 export interface EntrySizes {
   /** dynalite's itemSize(value): what capacity is billed on. */
   size: number;
@@ -105,17 +105,16 @@ export class SubDb {
   readonly lock: LockFn = Lock();
   readonly entries: SortedMap<string, string> = new BTree<string, string>();
   /**
-   * Index entries' sizes, kept until the entry changes: a page by number counts hundreds of entries
-   * it never returns, and their sizes are all it needs of them.
+   * Entries' sizes, kept until the entry changes: a page by number counts hundreds of index entries it
+   * never returns, and their sizes are all it needs of them; a batch get answers stored items as they are
+   * kept (dynalite-store-reads.ts), and their sizes are all it bills on.
    */
-  private readonly entrySizes: Map<string, EntrySizes> | undefined;
+  private readonly entrySizes = new Map<string, EntrySizes>();
 
   constructor(
     readonly name: string,
     private readonly changed: (op: 'p' | 'd', sub: string, key: string, text?: string) => void,
-  ) {
-    this.entrySizes = isDerived(name) ? new Map() : undefined;
-  }
+  ) {}
 
   get(key: string, cb: Callback): void {
     process.nextTick(cb, null, this.value(key));
@@ -153,23 +152,23 @@ export class SubDb {
   /** Sets a key's JSON text (how the journal and the rebuilt indexes load it, too). */
   setText(key: string, text: string): void {
     this.entries.set(key, text);
-    this.entrySizes?.delete(key);
+    this.entrySizes.delete(key);
     this.changed('p', this.name, key, text);
   }
 
   remove(key: string): void {
-    this.entrySizes?.delete(key);
+    this.entrySizes.delete(key);
     if (this.entries.delete(key)) this.changed('d', this.name, key);
   }
 
   /** An index entry's sizes if known (an entry counted before, unchanged since). */
   knownSizes(key: string): EntrySizes | undefined {
-    return this.entrySizes?.get(key);
+    return this.entrySizes.get(key);
   }
 
   /** Keeps an index entry's sizes until it changes. */
   keepSizes(key: string, sizes: EntrySizes): void {
-    this.entrySizes?.set(key, sizes);
+    this.entrySizes.set(key, sizes);
   }
 
   /** The keys and JSON texts in a range, in order (reversed if asked), up to its limit. */

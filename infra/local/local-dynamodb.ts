@@ -6,7 +6,8 @@
  * an item a transaction holds fails with TransactionConflictException). Clients reach the gateway at its
  * endpoint over HTTP exactly as they would DynamoDB; SDK clients in this process reach the same gateway
  * at the same endpoint without a socket (shared/clients/in-process-endpoints.ts). dynalite itself is
- * called in process (dynalite-in-process.ts): no HTTP between the gateway and the store.
+ * called in process (dynalite-in-process.ts): no HTTP between the gateway and the store; a GetItem or
+ * BatchGetItem of whole items is answered from the store's JSON text (dynalite-store-reads.ts).
  *
  * For tests, two things DynamoDB does that a local store does not: index reads that lag the table
  * (`indexLagMs`, index-lag.ts: index queries answer items as they stood that long ago, so code that needs
@@ -19,6 +20,7 @@ import { crc32 } from 'node:zlib';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { serveInProcess } from '#shared/clients/in-process-endpoints.ts';
 import { callDynalite, peekItem } from './dynalite-in-process.ts';
+import { batchGetFromStore, getItemFromStore } from './dynalite-store-reads.ts';
 import { openLocalDynamoDbStore } from './dynamodb-data-folder.ts';
 import { DynamoDbWireError, type WireCall } from './dynamodb-errors.ts';
 import { LocalStream } from './dynamodb-stream.ts';
@@ -71,11 +73,18 @@ interface WireInput {
   RequestItems: Record<string, unknown>;
   ReturnValues?: string;
 }
-/** What the gateway answers a call: a status and the JSON body (an error's, when the status is not 200). */
-interface Answer {
+/**
+ * What the gateway answers a call: a status and the JSON body (an error's, when the status is not 200),
+ * or, for an answer made from the store's text (dynalite-store-reads.ts), that JSON text.
+ */
+type Answer = BodyAnswer | { status: 200; text: string };
+interface BodyAnswer {
   status: number;
   body: Record<string, unknown>;
 }
+
+const answerBytes = (answer: Answer) =>
+  Buffer.from('text' in answer ? answer.text : JSON.stringify(answer.body));
 
 function listen(server: http.Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -92,14 +101,14 @@ const wireHeaders = (body: Buffer): Record<string, string> => ({
   'x-amz-crc32': String(crc32(body)),
 });
 
-function reply(res: ServerResponse, { status, body }: Answer): void {
-  const bytes = Buffer.from(JSON.stringify(body));
-  res.writeHead(status, wireHeaders(bytes));
+function reply(res: ServerResponse, answer: Answer): void {
+  const bytes = answerBytes(answer);
+  res.writeHead(answer.status, wireHeaders(bytes));
   res.end(bytes);
 }
 
 /** What a failure in the gateway itself answers (a bug, or a fault a test asked for). */
-const failureAnswer = (error: unknown): Answer => {
+const failureAnswer = (error: unknown): BodyAnswer => {
   const wire =
     error instanceof DynamoDbWireError
       ? error
@@ -160,7 +169,7 @@ export async function startLocalDynamoDb(options: {
 }): Promise<LocalDynamoDb> {
   const store = await openLocalDynamoDbStore(options.dataDir);
   /** dynalite's answer to one call, as its HTTP server gave it. */
-  const forward = (action: string, input: object): Promise<Answer> =>
+  const forward = (action: string, input: object): Promise<BodyAnswer> =>
     callDynalite(store, action, input as Record<string, unknown>);
   /**
    * The same, for the gateway's own reads and writes: failures as errors. A plain consistent GetItem of a
@@ -247,7 +256,7 @@ export async function startLocalDynamoDb(options: {
   }
 
   /** An index query's answer as the lagging index would give it. */
-  async function lagged(input: WireInput, answer: Answer): Promise<Answer> {
+  async function lagged(input: WireInput, answer: BodyAnswer): Promise<BodyAnswer> {
     if (!indexLag.enabled || answer.status !== 200 || !input.IndexName) return answer;
     const result = answer.body as { Items?: Item[]; Count?: number };
     if (!result.Items) return answer;
@@ -353,9 +362,14 @@ export async function startLocalDynamoDb(options: {
         }
       }
       case 'GetItem':
-      case 'BatchGetItem':
+      case 'BatchGetItem': {
         await locks.whenFree(await targets(action, input));
-        return forward(action, input);
+        // Whole items by well-formed keys are written from the store's text; dynalite answers the rest.
+        const request = input as unknown as Record<string, unknown>;
+        const text =
+          action === 'GetItem' ? getItemFromStore(store, request) : batchGetFromStore(store, request);
+        return text === undefined ? forward(action, input) : { status: 200, text };
+      }
       case 'Query':
       case 'Scan':
         return lagged(input, await forward(action, input));
@@ -387,7 +401,7 @@ export async function startLocalDynamoDb(options: {
   const stopServing = serveInProcess(endpoint, async (request) => {
     const outcome = await answer(actionOf(request.headers['x-amz-target']), request.body);
     if (outcome === 'lost') throw connectionReset();
-    const bytes = Buffer.from(JSON.stringify(outcome.body));
+    const bytes = answerBytes(outcome);
     return { statusCode: outcome.status, headers: wireHeaders(bytes), body: bytes };
   });
 
