@@ -10,6 +10,7 @@
  * capacity) are dynalite's queryTable, line for line.
  */
 import { createRequire } from 'node:module';
+import { keepParses } from './dynalite-expression-cache.ts';
 import type { DynaliteStore, RangeOptions, SubDb } from './dynalite-store.ts';
 
 const require = createRequire(import.meta.url);
@@ -182,6 +183,11 @@ db.queryTable = (...args: unknown[]) => {
   }
   (queryTable as (...a: unknown[]) => void)(...args);
 };
+
+// Every call's expressions are parsed by these (through the module, so the kept parses serve them all).
+for (const parser of ['conditionParser', 'updateParser', 'projectionParser']) {
+  keepParses(require(`dynalite/db/${parser}`));
+}
 
 /**
  * The item a key names, read straight from the store (what a consistent GetItem answers), for the
