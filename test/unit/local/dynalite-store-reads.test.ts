@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { callDynalite } from '#infra/local/dynalite-in-process.ts';
 import { type DynaliteStore, openDynaliteStore } from '#infra/local/dynalite-store.ts';
 import { batchGetFromStore, getItemFromStore } from '#infra/local/dynalite-store-reads.ts';
+import { createKeyTable } from '../../fixtures/dynalite-table.ts';
 
 const TableName = 'reads-test';
 type Json = Record<string, unknown>;
@@ -32,19 +33,7 @@ const put = (i: number, bytes: number) =>
 
 beforeAll(async () => {
   store = openDynaliteStore({});
-  await dynalite('CreateTable', {
-    TableName,
-    BillingMode: 'PAY_PER_REQUEST',
-    AttributeDefinitions: [
-      { AttributeName: 'PK', AttributeType: 'S' },
-      { AttributeName: 'SK', AttributeType: 'S' },
-    ],
-    KeySchema: [
-      { AttributeName: 'PK', KeyType: 'HASH' },
-      { AttributeName: 'SK', KeyType: 'RANGE' },
-    ],
-  });
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  await createKeyTable(store, TableName);
   for (const [i, bytes] of SIZES.entries()) await put(i, bytes);
 });
 

@@ -16,6 +16,7 @@ import { type DynaliteStore, openDynaliteStore } from '#infra/local/dynalite-sto
 import { openLocalDynamoDbStore } from '#infra/local/dynamodb-data-folder.ts';
 import { createTableInput } from '#infra/local/ensure-resources.ts';
 import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
+import { createKeyTable } from '../../fixtures/dynalite-table.ts';
 
 const TableName = 'store-test';
 const folders: string[] = [];
@@ -35,32 +36,8 @@ async function call(store: DynaliteStore, operation: string, input: Record<strin
 }
 
 /** A table like ours in miniature: a key, and one index on another attribute. */
-async function createTable(store: DynaliteStore) {
-  await call(store, 'CreateTable', {
-    TableName,
-    BillingMode: 'PAY_PER_REQUEST',
-    AttributeDefinitions: ['PK', 'SK', 'byName'].map((AttributeName) => ({
-      AttributeName,
-      AttributeType: 'S',
-    })),
-    KeySchema: [
-      { AttributeName: 'PK', KeyType: 'HASH' },
-      { AttributeName: 'SK', KeyType: 'RANGE' },
-    ],
-    GlobalSecondaryIndexes: [
-      {
-        IndexName: 'names',
-        KeySchema: [
-          { AttributeName: 'byName', KeyType: 'HASH' },
-          { AttributeName: 'SK', KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      },
-    ],
-  });
-  // dynalite makes a new table ACTIVE on a timer (createTableMs: 0).
-  await new Promise((resolve) => setTimeout(resolve, 10));
-}
+const createTable = (store: DynaliteStore) =>
+  createKeyTable(store, TableName, [{ name: 'names', hashKey: 'byName' }]);
 
 const item = (i: number, name = `name ${i % 3}`) => ({
   PK: { S: 'P' },
