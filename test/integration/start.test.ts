@@ -3,7 +3,7 @@
  * kept across restarts, and a clean stop on Ctrl-C (SIGINT).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -21,8 +21,18 @@ interface Started {
   url: string;
 }
 
+/** The start script's node arguments, as package.json has them (`node <arguments>`). */
+const startArguments = (): string[] => {
+  const { scripts } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const [command, ...args] = scripts.start.split(/\s+/);
+  if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
+  return args;
+};
+
 async function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
+  const child = spawn(process.execPath, startArguments(), {
     cwd: projectRoot,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
