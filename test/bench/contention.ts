@@ -25,24 +25,22 @@ export const CLOUD_TRANSACTION_MS = 15;
 const ADMIN = { username: 'bench', password: 'bench-password-123' };
 const projectRoot = resolve(import.meta.dirname, '..', '..');
 
-/** The files of today's embedded DynamoDB, laid over an older tree so both meet the same store. */
-const EMULATOR_FILES = [
-  'infra/local/dynalite-in-process.ts',
-  'infra/local/dynalite-store.ts',
-  'infra/local/dynamodb-data-folder.ts',
-  'infra/local/dynamodb-errors.ts',
-  'infra/local/dynamodb-stream.ts',
-  'infra/local/dynamodb-transactions.ts',
-  'infra/local/event-pattern.ts',
-  'infra/local/dynamodb-ttl.ts',
-  'infra/local/index-lag.ts',
-  'infra/local/item-locks.ts',
-  'infra/local/key-schemas.ts',
-  'infra/local/local-dynamodb.ts',
-  'infra/local/read-body.ts',
+/**
+ * The files of today's embedded DynamoDB, laid over an older tree so both meet the same store: its
+ * gateway and every module of infra/local it imports, however deep.
+ */
+function emulatorFiles(): string[] {
+  const files = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    const source = readFileSync(join(projectRoot, file), 'utf8');
+    for (const [, local] of source.matchAll(/from '\.\/([^']+\.ts)'/g)) visit(`infra/local/${local}`);
+  };
+  visit('infra/local/local-dynamodb.ts');
   // The gateway serves its endpoint in process too; the older clients reach it over HTTP.
-  'shared/clients/in-process-endpoints.ts',
-];
+  return [...files, 'shared/clients/in-process-endpoints.ts'];
+}
 
 export interface LoadResult {
   code: 'current' | 'before';
@@ -68,7 +66,7 @@ function checkoutBefore(): { root: string; remove: () => void } {
   const root = mkdtempSync(join(tmpdir(), 'bench-before-'));
   const archive = execFileSync('git', ['archive', BEFORE_REF], { cwd: projectRoot, maxBuffer: 1 << 28 });
   execFileSync('tar', ['-x', '-C', root], { input: archive });
-  for (const file of EMULATOR_FILES) cpSync(join(projectRoot, file), join(root, file));
+  for (const file of emulatorFiles()) cpSync(join(projectRoot, file), join(root, file));
   // The older embedded stack does not pass the commit time on: its gateway takes the cloud's by default.
   const gateway = join(root, 'infra/local/local-dynamodb.ts');
   const source = readFileSync(gateway, 'utf8');
