@@ -38,7 +38,6 @@ interface TableLike {
 }
 const db = require('dynalite/db') as {
   queryTable: (...args: unknown[]) => void;
-  createKey(item: Item, table: TableLike): string;
   itemSize(item: Item, compress?: boolean, addMetaSize?: boolean, rangeKey?: string): number;
   matchesExprFilter(item: Item, expression: unknown): boolean;
   matchesFilter(item: Item, filter: unknown, conditionalOperator: unknown): boolean;
@@ -187,28 +186,6 @@ db.queryTable = (...args: unknown[]) => {
 // Every call's expressions are parsed by these (through the module, so the kept parses serve them all).
 for (const parser of ['conditionParser', 'updateParser', 'projectionParser']) {
   keepParses(require(`dynalite/db/${parser}`));
-}
-
-/**
- * The item a key names, read straight from the store (what a consistent GetItem answers), for the
- * gateway's own reads of the items a request names: a transaction's snapshots, the images the stream
- * reports. Undefined when the key is not one dynalite would take for the table as it stands (the caller
- * then asks with a checked GetItem, which answers the error).
- */
-export function peekItem(
-  store: DynaliteStore,
-  tableName: string,
-  key: Record<string, unknown>,
-): { item: Data | undefined } | undefined {
-  const table = store.activeTable(tableName);
-  if (!table || Object.keys(key).length !== table.KeySchema.length) return undefined;
-  for (const { AttributeName } of table.KeySchema) {
-    const type = table.AttributeDefinitions.find((d) => d.AttributeName === AttributeName)?.AttributeType;
-    const value = key[AttributeName] as Record<string, unknown> | undefined;
-    if (!type || !value || Object.keys(value).length !== 1 || typeof value[type] !== 'string')
-      return undefined;
-  }
-  return { item: store.getItemDb(tableName).value(db.createKey(key as Item, table)) };
 }
 
 /** Runs one DynamoDB operation (its wire JSON) on the store, as dynalite's server would. */

@@ -10,7 +10,7 @@
  * dynalite, which answers it, or its error, as before. What this answers is what dynalite answers: a
  * batch's items in a random order (DynamoDB promises none), every key a table's `Responses` lacks not
  * found, and the capacity of each get (a missing item costs one unit, halved for an eventually
- * consistent read), summed per table.
+ * consistent read), summed per table. The gateway's own reads by key (peekItem) take the same keys.
  */
 import { createRequire } from 'node:module';
 import type { DynaliteStore, TableDescription } from './dynalite-store.ts';
@@ -52,6 +52,23 @@ function storeKey(table: TableDescription, key: unknown): string | undefined {
     if (typeof text !== 'string' || text === '' || Buffer.byteLength(text) > limit) return undefined;
   }
   return db.createKey(key, table);
+}
+
+/**
+ * The item a key names, read straight from the store (what a consistent GetItem answers), for the
+ * gateway's own reads of the items a request names: a transaction's snapshots, the images the stream
+ * reports. Undefined when the key is not one this module takes (the caller then asks with a checked
+ * GetItem, which answers the item or the error).
+ */
+export function peekItem(
+  store: DynaliteStore,
+  tableName: string,
+  key: unknown,
+): { item: Json | undefined } | undefined {
+  const table = store.activeTable(tableName);
+  const stored = table && storeKey(table, key);
+  if (stored === undefined) return undefined;
+  return { item: store.getItemDb(tableName).value(stored) };
 }
 
 /** The size dynalite bills a stored item on (kept with the item until it changes). */
@@ -138,8 +155,9 @@ export function batchGetFromStore(store: DynaliteStore, input: Json): string | u
     let units = 0;
     for (const key of keys) {
       const stored = storeKey(table, key);
-      if (stored === undefined || seen.has(`${tableName}\u0000${stored}`)) return undefined;
-      seen.add(`${tableName}\u0000${stored}`);
+      const once = `${tableName}\u0000${stored}`;
+      if (stored === undefined || seen.has(once)) return undefined;
+      seen.add(once);
       if (seen.size > MAX_KEYS) return undefined;
       const text = items.entries.get(stored);
       const size = text === undefined ? undefined : billedSize(store, table, stored, text);

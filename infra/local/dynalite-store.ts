@@ -161,12 +161,12 @@ export class SubDb {
     if (this.entries.delete(key)) this.changed('d', this.name, key);
   }
 
-  /** An index entry's sizes if known (an entry counted before, unchanged since). */
+  /** An entry's sizes if known (sized before, unchanged since). */
   knownSizes(key: string): EntrySizes | undefined {
     return this.entrySizes.get(key);
   }
 
-  /** Keeps an index entry's sizes until it changes. */
+  /** Keeps an entry's sizes until it changes. */
   keepSizes(key: string, sizes: EntrySizes): void {
     this.entrySizes.set(key, sizes);
   }

@@ -19,8 +19,8 @@ import type { AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { serveInProcess } from '#shared/clients/in-process-endpoints.ts';
-import { callDynalite, peekItem } from './dynalite-in-process.ts';
-import { batchGetFromStore, getItemFromStore } from './dynalite-store-reads.ts';
+import { callDynalite } from './dynalite-in-process.ts';
+import { batchGetFromStore, getItemFromStore, peekItem } from './dynalite-store-reads.ts';
 import { openLocalDynamoDbStore } from './dynamodb-data-folder.ts';
 import { DynamoDbWireError, type WireCall } from './dynamodb-errors.ts';
 import { LocalStream } from './dynamodb-stream.ts';
@@ -177,7 +177,7 @@ export async function startLocalDynamoDb(options: {
    */
   const call: WireCall = async (action, input) => {
     if (action === 'GetItem' && Object.keys(input).every((field) => PEEKABLE.has(field))) {
-      const peeked = peekItem(store, String(input.TableName), input.Key as Record<string, unknown>);
+      const peeked = peekItem(store, String(input.TableName), input.Key);
       if (peeked) return peeked.item ? { Item: peeked.item } : {};
     }
     const { status, body } = await forward(action, input);
