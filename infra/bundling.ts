@@ -3,11 +3,13 @@
  * with bundleFunction, so the bytes the benchmark reports are the bytes Lambda loads.
  */
 
-import { join } from 'node:path';
-import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
-import { CHUNK_FOLDER } from '#shared/bundle-layout.ts';
+import { basename, join } from 'node:path';
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { type BuildOptions, build, type Metafile } from 'esbuild';
+import { CHUNK_FOLDER, ENTRY_FILE } from '#shared/bundle-layout.ts';
 import { patternsOf } from '#shared/http/route-patterns.ts';
 import { ROUTES } from '#shared/http/routes.ts';
+import { sdkDeepImports } from './sdk-deep-imports.ts';
 
 /** Lambda's credentials are in its environment: bundles carry that one provider, not the whole chain. */
 export const CREDENTIALS_ALIAS = {
@@ -63,12 +65,73 @@ export function functionBuildOptions(entry: string, outDir: string): BuildOption
   };
 }
 
+// One plugin (and so one cache of the SDK's barrels) for every bundle this process builds.
+const deepImports = sdkDeepImports();
+
 /**
- * Bundles a function's handler into `outDir` (synchronously: CDK's local bundling cannot wait). Returns
- * the build's metafile, which says which output is the entry and which are chunks. `overrides` is for
- * the benchmark's baselines, built otherwise alike.
+ * Bundles a function's handler into `outDir`. Returns the build's metafile, which says which output is
+ * the entry and which are chunks. `overrides` is for the benchmark's baselines, built otherwise alike.
  */
-export function bundleFunction(entry: string, outDir: string, overrides: BuildOptions = {}): Metafile {
-  const result = buildSync({ ...functionBuildOptions(entry, outDir), ...overrides });
+export async function bundleFunction(
+  entry: string,
+  outDir: string,
+  overrides: BuildOptions = {},
+): Promise<Metafile> {
+  const result = await build({
+    ...functionBuildOptions(entry, outDir),
+    plugins: [deepImports],
+    ...overrides,
+  });
   return result.metafile as Metafile;
+}
+
+/** How long a synchronous bundle may take before it is given up (the slowest takes a few seconds). */
+const SYNC_BUNDLE_TIMEOUT_MS = 120_000;
+let bundler: Worker | undefined;
+
+/**
+ * bundleFunction for CDK's local bundling, which cannot wait for a promise, while esbuild runs plugins
+ * only in its asynchronous API: the build runs in a worker thread (kept for the process, so its caches
+ * serve every function) and this thread waits on a shared flag until the answer is posted.
+ */
+export function bundleFunctionSync(entry: string, outDir: string): Metafile {
+  if (!bundler) {
+    // No loader flags: the worker registers its own (bundle-worker.mjs).
+    bundler = new Worker(new URL('./bundle-worker.mjs', import.meta.url), { execArgv: [] });
+    // An idle worker does not keep the process alive.
+    bundler.unref();
+  }
+  const done = new Int32Array(new SharedArrayBuffer(4));
+  const { port1: answers, port2: reply } = new MessageChannel();
+  bundler.postMessage({ entry, outDir, done, reply }, [reply]);
+  const waited = Atomics.wait(done, 0, 0, SYNC_BUNDLE_TIMEOUT_MS);
+  const answer = receiveMessageOnPort(answers)?.message as
+    | { metafile?: Metafile; error?: string }
+    | undefined;
+  answers.close();
+  if (waited === 'timed-out' || !answer) throw new Error(`bundling ${entry} gave no answer`);
+  if (answer.error !== undefined) throw new Error(`bundling ${entry} failed: ${answer.error}`);
+  return answer.metafile as Metafile;
+}
+
+/**
+ * The outputs a cold start loads: the entry first, then the chunks it imports statically (not those it
+ * imports on demand).
+ */
+export function coldStartOutputs(metafile: Metafile): Set<string> {
+  const { outputs } = metafile;
+  // The function's entry by its name: modules it imports on demand are entry points to esbuild too.
+  const entry = Object.keys(outputs).find(
+    (file) => basename(file) === ENTRY_FILE && outputs[file]?.entryPoint,
+  );
+  const loaded = new Set<string>();
+  const visit = (file: string) => {
+    if (loaded.has(file)) return;
+    loaded.add(file);
+    for (const i of outputs[file]?.imports ?? []) {
+      if (i.kind === 'import-statement' && !i.external) visit(i.path);
+    }
+  };
+  if (entry) visit(entry);
+  return loaded;
 }

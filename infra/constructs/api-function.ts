@@ -19,7 +19,7 @@ import { Construct } from 'constructs';
 import { JOB_FUNCTION_VARIABLE, QUEUES } from '#shared/api/background-jobs.ts';
 import type { FunctionDeclaration } from '#shared/api/operation.ts';
 import { BUNDLED_ASSET_DIR, REFERENCE_ASSET_FILES } from '#shared/api/reference-assets.ts';
-import { bundleFunction } from '../bundling.ts';
+import { bundleFunctionSync } from '../bundling.ts';
 import { type FunctionRoles, type RoleResources, roleFor } from './function-roles.ts';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
@@ -48,7 +48,7 @@ function bundledCode(operation: FunctionDeclaration): Code {
       command: ['esbuild', operation.handler, ...(operation.servesReferenceAssets ? ['swagger-ui'] : [])],
       local: {
         tryBundle(outputDir) {
-          bundleFunction(join(PROJECT_ROOT, operation.handler), outputDir);
+          bundleFunctionSync(join(PROJECT_ROOT, operation.handler), outputDir);
           if (operation.servesReferenceAssets) copyReferenceAssets(outputDir);
           return true;
         },

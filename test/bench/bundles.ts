@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BuildOptions } from 'esbuild';
-import { bundleFunction } from '#infra/bundling.ts';
+import { bundleFunction, coldStartOutputs } from '#infra/bundling.ts';
 import { PROJECT_ROOT } from '#infra/constructs/api-function.ts';
 import { OPERATION_LIST } from '#shared/api/operations/index.ts';
 
@@ -26,21 +26,12 @@ interface Bundle {
 }
 
 /** Bundles as the stack does, and splits the output into what init loads and what it loads later. */
-function bundle(entry: string, outDir: string, overrides?: BuildOptions): Bundle {
-  const metafile = bundleFunction(entry, join(outDir, randomUUID()), overrides);
+async function bundle(entry: string, outDir: string, overrides?: BuildOptions): Promise<Bundle> {
+  const metafile = await bundleFunction(entry, join(outDir, randomUUID()), overrides);
   const modules = Object.entries(metafile.outputs).filter(([file]) => file.endsWith('.mjs'));
-  const outputs = new Map(modules);
-  const [entryPath] = modules.find(([, output]) => output.entryPoint) ?? [];
+  const atInit = coldStartOutputs(metafile);
+  const [entryPath] = atInit;
   if (!entryPath) throw new Error(`${entry}: no entry in the build`);
-  const atInit = new Set<string>();
-  const visit = (file: string) => {
-    if (atInit.has(file)) return;
-    atInit.add(file);
-    for (const i of outputs.get(file)?.imports ?? []) {
-      if (i.kind === 'import-statement' && !i.external) visit(i.path);
-    }
-  };
-  visit(entryPath);
   let bytes = 0;
   let lazyBytes = 0;
   for (const [file, output] of modules) {
@@ -79,19 +70,19 @@ export async function measureBundles(runs = 7): Promise<{
 }> {
   const outDir = mkdtempSync(join(tmpdir(), 'bench-bundles-'));
   try {
-    return measureIn(outDir, runs);
+    return await measureIn(outDir, runs);
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
 }
 
-function measureIn(outDir: string, runs: number) {
+async function measureIn(outDir: string, runs: number) {
   const baselineHandler = join(PROJECT_ROOT, 'test/bench/baseline-handler.ts');
   // The baseline as the issue defines it: a DynamoDB client bundled as it comes, in one file with the
-  // whole credential chain (as NodejsFunction would bundle it).
-  const baseline = bundle(baselineHandler, outDir, { alias: {}, splitting: false });
+  // whole credential chain (as NodejsFunction would bundle it: no plugin).
+  const baseline = await bundle(baselineHandler, outDir, { alias: {}, splitting: false, plugins: [] });
   // The same client bundled as the functions are (environment credentials, split): what our code adds.
-  const leanBaseline = bundle(baselineHandler, outDir);
+  const leanBaseline = await bundle(baselineHandler, outDir);
   const importRatio = (candidate: Bundle) => {
     const ratios: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -107,9 +98,10 @@ function measureIn(outDir: string, runs: number) {
     lazyBytes: b.lazyBytes,
     importRatio: importRatio(b),
   });
-  const functions = OPERATION_LIST.map(({ name, handler }) =>
-    figures(name, bundle(join(PROJECT_ROOT, handler), outDir)),
-  );
+  const functions: BundleFigures[] = [];
+  for (const { name, handler } of OPERATION_LIST) {
+    functions.push(figures(name, await bundle(join(PROJECT_ROOT, handler), outDir)));
+  }
   return {
     baseline: { name: 'baseline (DynamoDB client only)', ...baseline, importRatio: 1 },
     leanBaseline: figures('the same, environment credentials', leanBaseline),

@@ -220,6 +220,15 @@ describe('what cold starts parse', () => {
     expect(initCode('receiveChunk').includes(S3)).toBe(true);
     expect(initCode('getNode').includes(S3) || lazyCode('getNode').includes(S3)).toBe(false);
   });
+
+  it("leaves the S3 client's XML protocol to the chunk that loads the client", () => {
+    // The SDK's barrels reach it from the DynamoDB client's JSON protocol (infra/sdk-deep-imports.ts).
+    const XML = '(XML serializer) cannot write null value';
+    for (const operation of ['createNode', 'updateNode', 'restoreNode', 'purgeTrash'] as const) {
+      expect(initCode(operation).includes(XML), operation).toBe(false);
+      expect(lazyCode(operation).includes(XML), operation).toBe(true);
+    }
+  });
 });
 
 describe('the fallback function bundle', () => {

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleFunction } from '#infra/bundling.ts';
+import { bundleFunctionSync } from '#infra/bundling.ts';
 import { CHUNK_FOLDER, ENTRY_FILE } from '#shared/bundle-layout.ts';
 import { sourceMappedStack } from '#shared/logging/source-mapped-stack.ts';
 import { scratchDir } from '../fixtures/scratch-dir.ts';
@@ -14,7 +14,7 @@ const bundles = scratchDir('mapped-stack');
 
 function runBundled(withMaps: boolean): { inEntry: Stacks; inChunk: Stacks } {
   const dir = mkdtempSync(join(bundles, 'bundle-'));
-  bundleFunction(join(import.meta.dirname, '..', 'fixtures', 'throws-in-bundle.ts'), dir);
+  bundleFunctionSync(join(import.meta.dirname, '..', 'fixtures', 'throws-in-bundle.ts'), dir);
   if (!withMaps) {
     renameSync(join(dir, `${ENTRY_FILE}.map`), join(dir, 'elsewhere.map'));
     for (const file of readdirSync(join(dir, CHUNK_FOLDER)).filter((f) => f.endsWith('.map')))
