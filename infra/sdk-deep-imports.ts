@@ -16,12 +16,20 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { OnLoadResult, Plugin } from 'esbuild';
 
-/** `import { a, b as c } from "@aws-sdk/..."` or `"@smithy/..."`, over lines as tsc writes them. */
-const SDK_NAMED_IMPORT = /import\s*\{([^}]*)\}\s*from\s*["'](@(?:aws-sdk|smithy)\/[^"']+)["'];?/g;
+/** `import { a, b as c } from "<package>..."`, over lines as tsc writes them. */
+const namedImportsOf = (packages: string) =>
+  new RegExp(`import\\s*\\{([^}]*)\\}\\s*from\\s*["']((?:${packages})[^"']*)["'];?`, 'g');
 /** `export { a, b as c } from "./file"`: one line of a barrel. */
 const RE_EXPORT = /export\s*\{([^}]*)\}\s*from\s*["']([^"']+)["'];?/g;
-/** The files that may import a barrel: the SDK's ES modules. */
-const SDK_MODULE = /[\\/]node_modules[\\/]@(aws-sdk|smithy)[\\/].*[\\/]dist-es[\\/].*\.js$/;
+/** Which imports are looked through, and in which files: by default the SDK's, in its ES modules. */
+export interface DeepImportOptions {
+  /** A pattern for the start of the import specifiers (a regular expression's source). */
+  packages?: string;
+  /** The files whose imports are rewritten (JavaScript). */
+  modules?: RegExp;
+}
+const SDK_PACKAGES = '@aws-sdk/|@smithy/';
+const SDK_MODULES = /[\\/]node_modules[\\/]@(aws-sdk|smithy)[\\/].*[\\/]dist-es[\\/].*\.js$/;
 
 interface Binding {
   imported: string;
@@ -56,7 +64,11 @@ interface Caches {
  * The plugin. Its caches hold per process (the SDK's files do not change while it runs) and per set of
  * the options that steer resolution: a build with another alias resolves the same import elsewhere.
  */
-export function sdkDeepImports(): Plugin {
+export function sdkDeepImports({
+  packages = SDK_PACKAGES,
+  modules = SDK_MODULES,
+}: DeepImportOptions = {}): Plugin {
+  const namedImports = namedImportsOf(packages);
   const cachesBySettings = new Map<string, Caches>();
   return {
     name: 'sdk-deep-imports',
@@ -76,18 +88,22 @@ export function sdkDeepImports(): Plugin {
         });
         return resolved.errors.length > 0 || resolved.external ? undefined : resolved.path;
       };
-      const barrelAt = (file: string): Promise<Barrel> => {
+      // `within`: the barrels whose reading asked for this one; one of them again is a cycle, not awaited.
+      const barrelAt = (file: string, within: readonly string[] = []): Promise<Barrel> => {
         let barrel = barrels.get(file);
         if (!barrel) {
-          barrel = readBarrel(file, resolvePath, barrelAt);
+          const chain = [...within, file];
+          barrel = readBarrel(file, resolvePath, (target) =>
+            chain.includes(target) ? Promise.resolve(null) : barrelAt(target, chain),
+          );
           barrels.set(file, barrel);
         }
         return barrel;
       };
-      build.onLoad({ filter: SDK_MODULE }, (args) => {
+      build.onLoad({ filter: modules }, (args) => {
         let result = rewritten.get(args.path);
         if (!result) {
-          result = deepenImports(args.path, resolvePath, barrelAt);
+          result = deepenImports(args.path, namedImports, resolvePath, (target) => barrelAt(target));
           rewritten.set(args.path, result);
         }
         return result;
@@ -120,13 +136,14 @@ async function readBarrel(
 
 async function deepenImports(
   file: string,
+  namedImports: RegExp,
   resolvePath: ResolvePath,
   barrelAt: (file: string) => Promise<Barrel>,
 ): Promise<OnLoadResult | undefined> {
   const text = readFileSync(file, 'utf8');
   let out = '';
   let copiedTo = 0;
-  for (const match of text.matchAll(SDK_NAMED_IMPORT)) {
+  for (const match of text.matchAll(namedImports)) {
     const [statement, list, specifier] = match as unknown as [string, string, string];
     const target = await resolvePath(specifier, file);
     const barrel = target ? await barrelAt(target) : null;
