@@ -1,6 +1,7 @@
 /**
- * How every function is bundled, in esbuild's terms: the CDK construct and the benchmark both build
- * with bundleFunction, so the bytes the benchmark reports are the bytes Lambda loads.
+ * How every function is bundled, in esbuild's terms: the benchmark builds with bundleFunction and the CDK
+ * construct with bundleFunctionSync, which runs bundleFunction in a worker thread, so the bytes the
+ * benchmark reports are the bytes Lambda loads.
  */
 
 import { basename, join } from 'node:path';
