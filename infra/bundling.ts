@@ -11,6 +11,7 @@ import { CHUNK_FOLDER, ENTRY_FILE } from '#shared/bundle-layout.ts';
 import { patternsOf } from '#shared/http/route-patterns.ts';
 import { ROUTES } from '#shared/http/routes.ts';
 import { sdkDeepImports } from './sdk-deep-imports.ts';
+import { literalSchemaKeys } from './sdk-schema-keys.ts';
 
 /** Lambda's credentials are in its environment: bundles carry that one provider, not the whole chain. */
 export const CREDENTIALS_ALIAS = {
@@ -66,8 +67,14 @@ export function functionBuildOptions(entry: string, outDir: string): BuildOption
   };
 }
 
+/**
+ * How a bundle takes the SDK's files: imports past its barrels (sdk-deep-imports.ts), and schema modules
+ * whose unused schemas can be dropped (sdk-schema-keys.ts).
+ */
+export const sdkBundlePlugin = () => sdkDeepImports({ rewrites: [literalSchemaKeys] });
+
 // One plugin (and so one cache of the SDK's barrels) for every bundle this process builds.
-const deepImports = sdkDeepImports();
+const deepImports = sdkBundlePlugin();
 
 /**
  * Bundles a function's handler into `outDir`. Returns the build's metafile, which says which output is

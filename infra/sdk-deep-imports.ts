@@ -27,6 +27,8 @@ export interface DeepImportOptions {
   packages?: string;
   /** The files whose imports are rewritten (JavaScript). */
   modules?: RegExp;
+  /** Other rewrites of the same files' text, applied before the imports are read. */
+  rewrites?: ReadonlyArray<(text: string, file: string) => string>;
 }
 const SDK_PACKAGES = '@aws-sdk/|@smithy/';
 const SDK_MODULES = /[\\/]node_modules[\\/]@(aws-sdk|smithy)[\\/].*[\\/]dist-es[\\/].*\.js$/;
@@ -67,6 +69,7 @@ interface Caches {
 export function sdkDeepImports({
   packages = SDK_PACKAGES,
   modules = SDK_MODULES,
+  rewrites = [],
 }: DeepImportOptions = {}): Plugin {
   const namedImports = namedImportsOf(packages);
   const cachesBySettings = new Map<string, Caches>();
@@ -103,7 +106,13 @@ export function sdkDeepImports({
       build.onLoad({ filter: modules }, (args) => {
         let result = rewritten.get(args.path);
         if (!result) {
-          result = deepenImports(args.path, namedImports, resolvePath, (target) => barrelAt(target));
+          result = deepenImports(
+            args.path,
+            namedImports,
+            resolvePath,
+            (target) => barrelAt(target),
+            rewrites,
+          );
           rewritten.set(args.path, result);
         }
         return result;
@@ -139,8 +148,10 @@ async function deepenImports(
   namedImports: RegExp,
   resolvePath: ResolvePath,
   barrelAt: (file: string) => Promise<Barrel>,
+  rewrites: ReadonlyArray<(text: string, file: string) => string>,
 ): Promise<OnLoadResult | undefined> {
-  const text = readFileSync(file, 'utf8');
+  const read = readFileSync(file, 'utf8');
+  const text = rewrites.reduce((current, rewrite) => rewrite(current, file), read);
   let out = '';
   let copiedTo = 0;
   for (const match of text.matchAll(namedImports)) {
@@ -157,6 +168,6 @@ async function deepenImports(
     copiedTo = (match.index as number) + statement.length;
   }
   // Nothing to change: esbuild loads the file itself.
-  if (copiedTo === 0) return undefined;
+  if (copiedTo === 0 && text === read) return undefined;
   return { contents: out + text.slice(copiedTo), loader: 'js', resolveDir: dirname(file) };
 }

@@ -2,9 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Metafile, Plugin } from 'esbuild';
-import { describe, expect, it } from 'vitest';
-import { bundleFunction, bundleFunctionSync, coldStartOutputs } from '#infra/bundling.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleFunction, bundleFunctionSync, coldStartOutputs, sdkBundlePlugin } from '#infra/bundling.ts';
+import { type LocalS3, startLocalS3 } from '#infra/local/local-s3.ts';
 import { sdkDeepImports } from '#infra/sdk-deep-imports.ts';
+import { literalSchemaKeys } from '#infra/sdk-schema-keys.ts';
+import { s3Calls } from '../fixtures/s3-calls.ts';
 import { scratchDir } from '../fixtures/scratch-dir.ts';
 
 const out = scratchDir('bundling');
@@ -64,8 +67,73 @@ describe("the SDK's barrels looked through", () => {
     });
     const getNode = join(ROOT, 'functions', 'nodes', 'get-node.ts');
     const after = initCode(await bundleFunction(getNode, outDir()));
-    const fresh = initCode(await bundleFunction(getNode, outDir(), { plugins: [sdkDeepImports()] }));
+    const fresh = initCode(await bundleFunction(getNode, outDir(), { plugins: [sdkBundlePlugin()] }));
     expect(after).not.toContain('sso_start_url');
     expect(after.length).toBe(fresh.length);
+  });
+});
+
+describe("the SDK's schema modules", () => {
+  const SCHEMAS = '/x/node_modules/@aws-sdk/client-s3/dist-es/schemas/schemas_0.js';
+
+  it('write a computed key naming a string constant as the literal key, and touch nothing else', () => {
+    const text = [
+      'const _hH = "httpHeader";',
+      'const n0 = "com.amazonaws.s3";',
+      'const _x = someCall();',
+      'export var A$ = [3, n0, "A", { [_hH]: "x-amz-acl", [_x]: 1 }, [_hH], [0]];',
+      'export var B$ = [3, n0, "B",',
+      '  {',
+      '    [_hH]: "x-amz-meta-",',
+      '  },',
+      '];',
+    ].join('\n');
+    const out = literalSchemaKeys(text, SCHEMAS);
+    expect(out).toContain('{ "httpHeader": "x-amz-acl", [_x]: 1 }, [_hH], [0]]');
+    expect(out).toContain('    "httpHeader": "x-amz-meta-",');
+    expect(out.split('\n').slice(0, 3)).toEqual(text.split('\n').slice(0, 3));
+    expect(
+      literalSchemaKeys(text, '/x/node_modules/@aws-sdk/client-s3/dist-es/commands/PutObjectCommand.js'),
+    ).toBe(text);
+  });
+
+  describe('in a bundle of S3 calls', () => {
+    const entry = join(ROOT, 'test', 'fixtures', 's3-calls.ts');
+    const dataDir = scratchDir('bundled-s3');
+    let s3: LocalS3;
+    beforeAll(async () => {
+      s3 = await startLocalS3({ dataDir });
+    });
+    afterAll(() => s3?.close());
+
+    it("leave out the schemas of the operations it does not call (the S3 client's schemas, about 65 KB)", async () => {
+      const trimmed = initCode(await bundleFunction(entry, outDir()));
+      const whole = initCode(await bundleFunction(entry, outDir(), { plugins: [sdkDeepImports()] }));
+      for (const unused of ['SelectObjectContent', 'PutBucketReplication', 'RestoreObject']) {
+        expect(whole).toContain(unused);
+        expect(trimmed).not.toContain(unused);
+      }
+      expect(whole.length - trimmed.length).toBeGreaterThan(40_000);
+    });
+
+    it('answer as the source does: headers, metadata, ranges, tags, multipart, errors, presigned reads', async () => {
+      const metafile = await bundleFunction(entry, outDir());
+      const bundled = (await import(join(ROOT, [...coldStartOutputs(metafile)][0] as string))) as {
+        s3Calls: typeof s3Calls;
+      };
+      const fromSource = await s3Calls(s3.endpoint, 'from-source');
+      expect(fromSource).toMatchObject({
+        head: { metadata: { origin: 'bundle-test' }, disposition: 'attachment; filename="small.bin"' },
+        range: { contentRange: 'bytes 10-19/100000', same: true },
+        tags: [{ Key: 'state', Value: 'unattached' }],
+        multipart: { same: true },
+        refused: { name: 'InvalidPart', status: 400 },
+        presigned: { status: 200, same: true },
+        missing: { name: 'NoSuchKey', status: 404 },
+        deleted: ['a/gone.bin', 'a/small.bin'],
+        left: 0,
+      });
+      expect(await bundled.s3Calls(s3.endpoint, 'from-bundle')).toEqual(fromSource);
+    });
   });
 });
