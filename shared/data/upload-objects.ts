@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
-import { Upload as MultipartUpload } from '@aws-sdk/lib-storage';
 import { s3 } from '#shared/clients/s3.ts';
 import { config } from '#shared/config/index.ts';
 import { tagFile } from './file-tags.ts';
@@ -82,6 +81,9 @@ export async function assembleFile(
   };
   const Bucket = config().bucketName;
   const Key = fileKey(fileId);
+  // lib-storage and the multipart calls' schemas (about 15 KB) load with the first assembly: the chunk
+  // function assembles only with the last chunk of a small file, and every cold start would parse them.
+  const { Upload: MultipartUpload } = await import('@aws-sdk/lib-storage');
   const upload = new MultipartUpload({
     client: s3(),
     params: { Bucket, Key, Body: Readable.from(measured()) },

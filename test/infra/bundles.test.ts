@@ -218,7 +218,20 @@ describe('what cold starts parse', () => {
     }
     // A chunk is one every request of the function needs: it stays in what init loads.
     expect(initCode('receiveChunk').includes(S3)).toBe(true);
+    // lib-storage is for the assembly, which only a small file's last chunk runs.
+    const LIB_STORAGE = 'this instance of Upload has already executed .done()';
+    expect(initCode('receiveChunk').includes(LIB_STORAGE)).toBe(false);
+    expect(lazyCode('receiveChunk').includes(LIB_STORAGE)).toBe(true);
     expect(initCode('getNode').includes(S3) || lazyCode('getNode').includes(S3)).toBe(false);
+  });
+
+  it('carries the schemas of the S3 operations a function calls, not of all of them', () => {
+    // infra/sdk-schema-keys.ts; an operation no function calls, and one only downloads call.
+    for (const operation of ['receiveChunk', 'downloadFile', 'createNode'] as const) {
+      const code = `${initCode(operation)}\n${lazyCode(operation)}`;
+      expect(code.includes('SelectObjectContent'), operation).toBe(false);
+      expect(code.includes('GetObjectTagging'), operation).toBe(false);
+    }
   });
 
   it("leaves the S3 client's XML protocol to the chunk that loads the client", () => {
