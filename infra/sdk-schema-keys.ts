@@ -10,7 +10,7 @@
  * Only keys naming a constant declared in the file as a string literal are rewritten.
  */
 
-export const SDK_SCHEMA_MODULE =
+const SDK_SCHEMA_MODULE =
   /[\\/]node_modules[\\/]@aws-sdk[\\/]client-[^\\/]+[\\/]dist-es[\\/]schemas[\\/]schemas_\d+\.js$/;
 
 /** `const _hH = "httpHeader";` at the top level of the module. */

@@ -81,7 +81,7 @@ export async function assembleFile(
   };
   const Bucket = config().bucketName;
   const Key = fileKey(fileId);
-  // lib-storage and the multipart calls' schemas (about 15 KB) load with the first assembly: the chunk
+  // lib-storage and the multipart calls' schemas (about 10 KB) load with the first assembly: the chunk
   // function assembles only with the last chunk of a small file, and every cold start would parse them.
   const { Upload: MultipartUpload } = await import('@aws-sdk/lib-storage');
   const upload = new MultipartUpload({
