@@ -13,20 +13,11 @@ export async function assembleInBackground(job: AssemblyJob): Promise<void> {
   const functionName = config().assembleUploadFunction;
   if (!functionName)
     throw new Error('ASSEMBLE_UPLOAD_FUNCTION is not set: large uploads cannot be assembled');
-  // The Lambda client (about 70 KB) loads with the first request that starts an assembly: most chunk
-  // and status requests never do, and every cold start would parse it.
-  const [{ InvokeCommand }, { lambda }] = await Promise.all([
-    import('@aws-sdk/client-lambda'),
-    import('#shared/clients/lambda.ts'),
-  ]);
+  // The Lambda client loads with the first request that starts an assembly: most chunk and status
+  // requests never do, and every cold start would parse it.
+  const { invokeAsynchronously } = await import('#shared/clients/lambda.ts');
   try {
-    await lambda().send(
-      new InvokeCommand({
-        FunctionName: functionName,
-        InvocationType: 'Event',
-        Payload: Buffer.from(JSON.stringify(job)),
-      }),
-    );
+    await invokeAsynchronously(functionName, job);
   } catch (error) {
     const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0;
     if (status === 429 || status >= 500 || (error as { $retryable?: unknown }).$retryable) {

@@ -215,6 +215,8 @@ describe('what cold starts parse', () => {
     for (const operation of ['getUpload', 'testChunk', 'receiveChunk'] as const) {
       expect(initCode(operation).includes(LAMBDA), operation).toBe(false);
       expect(lazyCode(operation).includes(LAMBDA), operation).toBe(true);
+      // Invoke only, not every command of the client (as a dynamic import of the package would bring).
+      expect(lazyCode(operation).includes('CreateEventSourceMapping'), operation).toBe(false);
     }
     // A chunk is one every request of the function needs: it stays in what init loads.
     expect(initCode('receiveChunk').includes(S3)).toBe(true);
