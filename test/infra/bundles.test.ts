@@ -228,7 +228,7 @@ describe('what cold starts parse', () => {
   });
 
   it('carries the schemas of the S3 operations a function calls, not of all of them', () => {
-    // infra/sdk-schema-keys.ts; an operation no function calls, and one only downloads call.
+    // infra/sdk-schema-keys.ts: two operations no function calls.
     for (const operation of ['receiveChunk', 'downloadFile', 'createNode'] as const) {
       const code = `${initCode(operation)}\n${lazyCode(operation)}`;
       expect(code.includes('SelectObjectContent'), operation).toBe(false);
