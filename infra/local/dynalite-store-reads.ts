@@ -4,16 +4,18 @@
  * gateway encodes it back (for a list page's 50 objects that round cost more than everything else the
  * call does).
  *
- * Only a request dynalite would surely accept takes this way: whole items (no projection), string keys
- * of the table's schema, not empty and within DynamoDB's key sizes; for a batch, no key twice, at most
- * 100 keys, and an answer under the 1 MB that would leave keys unprocessed. Anything else goes to
- * dynalite, which answers it, or its error, as before. What this answers is what dynalite answers: a
+ * Only a request dynalite would surely accept takes this way: whole items (a batch may also project top-level
+ * attributes, `#a, #b` with every name given used once), string keys of the table's schema, not empty and
+ * within DynamoDB's key sizes; for a batch, no key twice, at most 100 keys, and an answer under the 1 MB
+ * that would leave keys unprocessed. Anything else goes to dynalite, which answers it, or its error, as
+ * before. What this answers is what dynalite answers: a
  * batch's items in a random order (DynamoDB promises none), every key a table's `Responses` lacks not
  * found, and the capacity of each get (a missing item costs one unit, halved for an eventually
  * consistent read), summed per table. The gateway's own reads by key (peekItem) take the same keys.
  */
 import { createRequire } from 'node:module';
 import type { DynaliteStore, TableDescription } from './dynalite-store.ts';
+import { pickMembers } from './json-members.ts';
 
 const require = createRequire(import.meta.url);
 const db = require('dynalite/db') as {
@@ -32,7 +34,9 @@ const MAX_RANGE_KEY_BYTES = 1024;
 const TABLE_NAME = /^[a-zA-Z0-9_.-]{3,255}$/;
 const GET_FIELDS = new Set(['TableName', 'Key', 'ConsistentRead', 'ReturnConsumedCapacity']);
 const BATCH_FIELDS = new Set(['RequestItems', 'ReturnConsumedCapacity']);
-const TABLE_FIELDS = new Set(['Keys', 'ConsistentRead']);
+const TABLE_FIELDS = new Set(['Keys', 'ConsistentRead', 'ProjectionExpression', 'ExpressionAttributeNames']);
+/** A projection of top-level attributes, each named by a placeholder: `#a, #b`. */
+const PLACEHOLDER_LIST = /^\s*#[A-Za-z0-9_]+\s*(?:,\s*#[A-Za-z0-9_]+\s*)*$/;
 const CAPACITY_MODES = new Set(['TOTAL', 'INDEXES', 'NONE']);
 
 type Json = Record<string, unknown>;
@@ -134,6 +138,24 @@ function shuffle<T>(items: T[]): T[] {
   return items;
 }
 
+/**
+ * The attributes a table's request projects: null for whole items; undefined for a projection this
+ * module leaves to dynalite (paths, names without placeholders, a placeholder given but unused or
+ * missing, an attribute named twice: dynalite answers those, or refuses them as DynamoDB does).
+ */
+function projectedAttributes(request: Json): string[] | null | undefined {
+  const { ProjectionExpression: expression, ExpressionAttributeNames: names } = request;
+  if (expression === undefined) return names === undefined ? null : undefined;
+  if (typeof expression !== 'string' || !PLACEHOLDER_LIST.test(expression) || !isObject(names))
+    return undefined;
+  const placeholders = expression.split(',').map((part) => part.trim());
+  if (new Set(placeholders).size !== placeholders.length) return undefined;
+  if (Object.keys(names).length !== placeholders.length) return undefined;
+  const attributes = placeholders.map((placeholder) => names[placeholder]);
+  if (attributes.some((name) => typeof name !== 'string' || name === '')) return undefined;
+  return new Set(attributes).size === attributes.length ? (attributes as string[]) : undefined;
+}
+
 /** The batch's answer as JSON text, or undefined when the request is one for dynalite to answer. */
 export function batchGetFromStore(store: DynaliteStore, input: Json): string | undefined {
   const capacity = capacityMode(input);
@@ -149,6 +171,8 @@ export function batchGetFromStore(store: DynaliteStore, input: Json): string | u
     if (!table || !isObject(request) || !hasOnly(request, TABLE_FIELDS)) return undefined;
     const { Keys: keys, ConsistentRead: consistent } = request;
     if (consistent !== undefined && typeof consistent !== 'boolean') return undefined;
+    const attributes = projectedAttributes(request);
+    if (attributes === undefined) return undefined;
     if (!Array.isArray(keys) || keys.length === 0) return undefined;
     const items = store.getItemDb(tableName);
     const texts: string[] = [];
@@ -161,7 +185,8 @@ export function batchGetFromStore(store: DynaliteStore, input: Json): string | u
       if (seen.size > MAX_KEYS) return undefined;
       const text = items.entries.get(stored);
       const size = text === undefined ? undefined : billedSize(store, table, stored, text);
-      if (text !== undefined) texts.push(text);
+      // Billed on the whole item, projected or not, as DynamoDB does.
+      if (text !== undefined) texts.push(attributes ? pickMembers(text, attributes) : text);
       bytes += size ?? 0;
       units += readUnits(size, consistent);
     }

@@ -6,10 +6,11 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
-import type { Node, NodeStatus } from '#shared/domain/node.ts';
+import type { ListedNode } from '#shared/domain/list-element.ts';
+import type { NodeStatus } from '#shared/domain/node.ts';
 import type { NodeCopy } from './keys.ts';
 import { type ListScope, type ListSortKey, listIndex } from './list-indexes.ts';
-import { findNodes } from './node-repository.ts';
+import { findListedNodes } from './node-repository.ts';
 
 /** One partition of a list index to read. */
 export interface ListPartition {
@@ -243,11 +244,11 @@ export async function* listEntries(
 }
 
 /**
- * The objects of the given entries, in entry order. Eventually consistent like the indexes: an object
- * deleted after its entry was read is left out.
+ * The objects of the given entries as lists show them (ListedNode), in entry order. Eventually consistent
+ * like the indexes: an object deleted after its entry was read is left out.
  */
-export async function fetchListed(entries: readonly ListEntry[], copy: NodeCopy): Promise<Node[]> {
-  const nodes = await findNodes(
+export async function fetchListed(entries: readonly ListEntry[], copy: NodeCopy): Promise<ListedNode[]> {
+  const nodes = await findListedNodes(
     entries.map((entry) => entry.nodeId),
     { consistent: false, copy },
   );

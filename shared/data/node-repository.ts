@@ -2,9 +2,10 @@
  * Reads of nodes. Writes go through node-write-path.ts. A node a batch wrote exists for readers only once
  * its batch has committed (diagram-batches.ts): every read here leaves out the others.
  */
+import type { ListedNode } from '#shared/domain/list-element.ts';
 import type { Node } from '#shared/domain/node.ts';
 import { committedAmong } from './diagram-batches.ts';
-import { childLinks, nodes } from './entities/nodes.ts';
+import { childLinks, listedNodes, nodes } from './entities/nodes.ts';
 import { CHILD_LINK_PREFIX, type NodeCopy, nodeKey } from './keys.ts';
 import { type NodeCounts, readNodeItemAndCounts } from './node-counts.ts';
 import { batchGetItems, getItem, queryAll } from './reads.ts';
@@ -26,11 +27,13 @@ export async function findNodeWithCounts(nodeId: string): Promise<{ node: Node |
   return { node: node ?? null, counts };
 }
 
-const batchOf = (node: Node) =>
+type Batched = Pick<Node, 'batchId' | 'parentId'>;
+
+const batchOf = (node: Batched) =>
   node.batchId && node.parentId ? { processId: node.parentId, batchId: node.batchId } : undefined;
 
 /** The nodes that exist for readers: those of no batch, or of a committed one. */
-async function visible(found: Node[]): Promise<Node[]> {
+async function visible<N extends Batched>(found: N[]): Promise<N[]> {
   const refs = found.flatMap((node) => batchOf(node) ?? []);
   if (refs.length === 0) return found;
   const committed = await committedAmong(refs);
@@ -49,19 +52,38 @@ export async function findLiveChildIds(parentId: string): Promise<string[]> {
   return links.map((link) => childLinks.fromItem(link).childId);
 }
 
+interface CopyReads {
+  consistent?: boolean;
+  copy?: NodeCopy;
+}
+
+/** The copies of many nodes by key, read as `read` says (whole items, or only some attributes). */
+async function readCopies<N extends Batched>(
+  nodeIds: string[],
+  { consistent = true, copy = 'DRAFT' }: CopyReads,
+  read: { fromItem: (item: Record<string, unknown>) => N; attributes?: readonly string[] },
+): Promise<N[]> {
+  const items = await batchGetItems(
+    nodeIds.map((id) => nodeKey(id, copy)),
+    { consistent, ...(read.attributes ? { attributes: read.attributes } : {}) },
+  );
+  return visible(items.map(read.fromItem));
+}
+
 /**
  * Many nodes (working copies unless another copy is named), in no particular order: strongly consistent
  * unless the caller can do with eventually consistent reads (half the cost), as lists can.
  */
-export async function findNodes(
-  nodeIds: string[],
-  { consistent = true, copy = 'DRAFT' }: { consistent?: boolean; copy?: NodeCopy } = {},
-): Promise<Node[]> {
-  const items = await batchGetItems(
-    nodeIds.map((id) => nodeKey(id, copy)),
-    { consistent },
-  );
-  return visible(items.map(nodes.fromItem));
+export function findNodes(nodeIds: string[], options: CopyReads = {}): Promise<Node[]> {
+  return readCopies(nodeIds, options, nodes);
+}
+
+/** Many nodes as lists read them (ListedNode: only those attributes are read), as findNodes finds them. */
+export function findListedNodes(nodeIds: string[], options: CopyReads = {}): Promise<ListedNode[]> {
+  return readCopies(nodeIds, options, {
+    fromItem: listedNodes.fromItem,
+    attributes: listedNodes.attributes(),
+  });
 }
 
 /**

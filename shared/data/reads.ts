@@ -63,12 +63,23 @@ export async function queryAll(
 const BATCH_GET_LIMIT = 100;
 const UNPROCESSED_ATTEMPTS = 6;
 
+/** A projection of top-level attributes, each by a placeholder (any name is safe, reserved words too). */
+const projectionOf = (attributes: readonly string[]) => ({
+  ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(','),
+  ExpressionAttributeNames: Object.fromEntries(attributes.map((name, i) => [`#a${i}`, name])),
+});
+
 /**
  * Many items by key, in no particular order (absent ones are left out). Eventually consistent reads cost
- * half; lists use them, as their indexes are eventually consistent anyway.
+ * half; lists use them, as their indexes are eventually consistent anyway. `attributes`: only these (the
+ * same capacity, fewer bytes to carry and parse).
  */
-export async function batchGetItems(keys: Key[], { consistent }: { consistent: boolean }): Promise<Item[]> {
+export async function batchGetItems(
+  keys: Key[],
+  { consistent, attributes }: { consistent: boolean; attributes?: readonly string[] },
+): Promise<Item[]> {
   const TableName = config().tableName;
+  const projection = attributes ? projectionOf(attributes) : {};
   const items: Item[] = [];
   for (let i = 0; i < keys.length; i += BATCH_GET_LIMIT) {
     let pending: Item[] | undefined = keys.slice(i, i + BATCH_GET_LIMIT);
@@ -81,7 +92,9 @@ export async function batchGetItems(keys: Key[], { consistent }: { consistent: b
         Responses?: Record<string, Item[]>;
         UnprocessedKeys?: Record<string, { Keys?: Item[] }>;
       } = await dynamoDb().send(
-        new BatchGetCommand({ RequestItems: { [TableName]: { Keys: pending, ConsistentRead: consistent } } }),
+        new BatchGetCommand({
+          RequestItems: { [TableName]: { Keys: pending, ConsistentRead: consistent, ...projection } },
+        }),
       );
       items.push(...(response.Responses?.[TableName] ?? []));
       pending = response.UnprocessedKeys?.[TableName]?.Keys;

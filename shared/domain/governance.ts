@@ -1,8 +1,13 @@
 /** Governance views over the governed objects (see typed-lists.ts for what each list shows). */
 
 import * as z from 'zod/mini';
-import { type ListElement, listElementSchema, listPageOf, shortDescriptionOf } from './list-element.ts';
-import type { Node } from './node.ts';
+import {
+  type ListElement,
+  type ListedNode,
+  listElementSchema,
+  listPageOf,
+  shortDescriptionOf,
+} from './list-element.ts';
 import type { Facet } from './node-types.ts';
 import { countSchema, named } from './schema-parts.ts';
 
@@ -17,7 +22,7 @@ export const analyzerElementSchema = z.strictObject({
 export type AnalyzerElement = z.output<typeof analyzerElementSchema>;
 export const analyzerPageSchema = named(listPageOf(analyzerElementSchema), 'AnalyzerPage');
 
-export function findingsOf(node: Node): Finding[] {
+export function findingsOf(node: ListedNode): Finding[] {
   const findings: Finding[] = [];
   if (!node.publishedNodeVersionId) findings.push('NEVER_PUBLISHED');
   else if (node.nodeStatus !== 'PUBLISHED') findings.push('UNPUBLISHED_CHANGES');
@@ -25,7 +30,7 @@ export function findingsOf(node: Node): Finding[] {
   return findings;
 }
 
-export function toAnalyzerElement(element: ListElement, node: Node): AnalyzerElement {
+export function toAnalyzerElement(element: ListElement, node: ListedNode): AnalyzerElement {
   return { ...element, findings: findingsOf(node) };
 }
 

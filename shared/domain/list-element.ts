@@ -10,6 +10,13 @@ import {
 } from './relations.ts';
 import { countSchema, named, nullableString, pageOf } from './schema-parts.ts';
 
+/**
+ * An object as a list reads it (a projection of its stored copy): everything a list element, an analyzer
+ * element and the list's own reads use (its parent, description, last editor, hasRelations, batchId), not
+ * its kind's fields, where it sits above its parent, nor who made it.
+ */
+export type ListedNode = Omit<Node, 'environmentId' | 'ancestorIds' | 'createdBy' | 'modifiedBy' | 'fields'>;
+
 export const listElementSchema = z.strictObject({
   ...z.omit(baseElementSchema, { '@type': true, editId: true }).shape,
   '@type': z.literal('ListElement'),
@@ -68,7 +75,7 @@ export function shortDescriptionOf(html: string | null): string | null {
  * responsibilities on it (relations.ts says what each count counts).
  */
 export function toListElement(
-  node: Node,
+  node: ListedNode,
   parent: ListElement['parent'],
   relations: { counts?: RelationCounts; responsibilities?: Responsibilities } = {},
 ): ListElement {

@@ -59,6 +59,8 @@ export const nodeSchema = z.object({
   hasRelations: z.optional(z.boolean()),
 });
 export type Node = z.output<typeof nodeSchema>;
+/** The §2.1 fields of a node, which is all its BaseElement shows. */
+export type NodeBase = Pick<Node, keyof typeof nodeFields>;
 
 /** Spec §2.1 node, as create, retrieve, update and delete answer it. */
 export const baseElementSchema = named(
@@ -148,7 +150,7 @@ export function etagOf(node: Pick<Node, 'nodeVersionId'>): string {
   return `W/"${node.nodeVersionId}"`;
 }
 
-export function toBaseElement(node: Node): BaseElement {
+export function toBaseElement(node: NodeBase): BaseElement {
   return {
     '@type': 'BaseElement',
     nodeId: node.nodeId,

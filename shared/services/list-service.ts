@@ -5,7 +5,8 @@
  * Cost (DynamoDB reads per page, whatever the size of the library):
  * - one index query per partition read: a node's children are one partition; the other lists read one
  *   partition per readable environment (per nodeType in it when the list is typed), each stopping after
- *   pageSize + 1 entries, then pageSize objects by key and their parents;
+ *   pageSize + 1 entries, then pageSize objects by key and their parents, each read by a projection of
+ *   what a list shows (ListedNode: not the kind's fields; the capacity is the whole item's either way);
  * - totalRecords comes from the counts kept by the write path: one small item per readable root;
  * - a cursor resumes right after the last object, so every page of a walk costs the same;
  * - page n by number (currentPage) first reads the (n - 1) × pageSize entries before it from the index
@@ -27,7 +28,7 @@ import {
   skippableByCount,
 } from '#shared/data/list-repository.ts';
 import { type NodeCounts, readCounts, sumCounts } from '#shared/data/node-counts.ts';
-import { findNodes, findNodeWithCounts } from '#shared/data/node-repository.ts';
+import { findListedNodes, findNodeWithCounts } from '#shared/data/node-repository.ts';
 import { readRelationCountsOf } from '#shared/data/relation-repository.ts';
 import { NotFoundError, ValidationError } from '#shared/domain/errors.ts';
 import {
@@ -37,7 +38,12 @@ import {
   toAnalyzerElement,
 } from '#shared/domain/governance.ts';
 import { decodeCursor, encodeCursor, queryFingerprint } from '#shared/domain/list-cursor.ts';
-import { type ListElement, type ListPage, toListElement } from '#shared/domain/list-element.ts';
+import {
+  type ListElement,
+  type ListedNode,
+  type ListPage,
+  toListElement,
+} from '#shared/domain/list-element.ts';
 import { DEFAULT_PAGE_SIZE, type ListQuery, MAX_OFFSET } from '#shared/domain/list-query.ts';
 import type { Node, NodeStatus } from '#shared/domain/node.ts';
 import type { Facet } from '#shared/domain/node-types.ts';
@@ -219,7 +225,7 @@ function readableSource(readable: ReadableRoots, p: ListParameters): ListSource 
 }
 
 interface CollectedPage {
-  nodes: Node[];
+  nodes: ListedNode[];
   /** The entry of each node, for the next cursor. */
   last?: ListEntry;
   /** Matching objects before the page (offset paging), known exactly. */
@@ -237,10 +243,10 @@ async function collectPage(
   skip: number,
   take: number,
   copy: 'DRAFT' | 'PUBLISHED',
-  check: ((node: Node) => boolean) | undefined,
+  check: ((node: ListedNode) => boolean) | undefined,
   parents: ParentNames,
 ): Promise<CollectedPage> {
-  const page: { node: Node; entry: ListEntry }[] = [];
+  const page: { node: ListedNode; entry: ListEntry }[] = [];
   let skipped = 0;
   let batch: ListEntry[] = [];
   /** Fetches the batch (without a check, only what the page still needs); true when more follow. */
@@ -283,10 +289,10 @@ async function collectPage(
  * as the entries are, beside the objects themselves, not after them.
  */
 class ParentNames {
-  private readonly reads = new Map<string, Promise<Node | undefined>>();
+  private readonly reads = new Map<string, Promise<ListedNode | undefined>>();
 
   /** `known`: a parent already being read (a folder whose children are listed). */
-  constructor(known?: { nodeId: string; read: Promise<Node | undefined> }) {
+  constructor(known?: { nodeId: string; read: Promise<ListedNode | undefined> }) {
     if (known) this.reads.set(known.nodeId, known.read);
   }
 
@@ -294,14 +300,14 @@ class ParentNames {
   prefetch(parentIds: readonly (string | null)[]): void {
     const missing = [...new Set(parentIds)].filter((id): id is string => id !== null && !this.reads.has(id));
     if (missing.length === 0) return;
-    const read = findNodes(missing, { consistent: false });
+    const read = findListedNodes(missing, { consistent: false });
     for (const id of missing) {
       // Awaited by of(), unless the page failed first.
       this.reads.set(id, awaitedLater(read.then((nodes) => nodes.find((node) => node.nodeId === id))));
     }
   }
 
-  async of(nodes: readonly Node[]): Promise<Map<string, ListElement['parent']>> {
+  async of(nodes: readonly ListedNode[]): Promise<Map<string, ListElement['parent']>> {
     const ids = [...new Set(nodes.flatMap((node) => (node.parentId ? [node.parentId] : [])))];
     this.prefetch(ids);
     const parents = await Promise.all(ids.map((id) => this.reads.get(id)));
@@ -335,7 +341,8 @@ function entryQuery(p: ListParameters, entryNodeTypes: string[] | undefined, ana
     ...(sinceOnKey ? { atLeast: p.modifiedSince } : {}),
   };
   const since = p.modifiedSince && !sinceOnKey ? Date.parse(p.modifiedSince) : undefined;
-  const check = since === undefined ? undefined : (node: Node) => Date.parse(node.modificationDate) >= since;
+  const check =
+    since === undefined ? undefined : (node: ListedNode) => Date.parse(node.modificationDate) >= since;
   return { filter, range, check };
 }
 

@@ -14,7 +14,7 @@
 
 import { config, perConfig } from '#shared/config/index.ts';
 import { listPartition } from '#shared/data/list-indexes.ts';
-import { fetchListed, type ListEntry, listEntries } from '#shared/data/list-repository.ts';
+import { type ListEntry, listEntries } from '#shared/data/list-repository.ts';
 import { findNodes } from '#shared/data/node-repository.ts';
 import type { Node } from '#shared/domain/node.ts';
 import type { Caller } from '#shared/domain/user.ts';
@@ -108,7 +108,7 @@ async function allEnvironments(fresh: boolean): Promise<ReadableRoots> {
   const entries = await environmentEntries();
   const ids = entries.map((entry) => entry.nodeId);
   remembered.environmentIds = ids;
-  return wholeEnvironments(ids, liveRoots(fetchListed(entries, 'DRAFT')), Promise.resolve(true));
+  return wholeEnvironments(ids, liveRoots(findNodes(ids, { consistent: false })), Promise.resolve(true));
 }
 
 /** The granted objects not inside another granted one, by environment. */

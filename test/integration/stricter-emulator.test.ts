@@ -2,7 +2,7 @@
  * The data layer's newer calls against a second, stricter emulator (moto_server: DynamoDB and S3 on one
  * endpoint, on this image and CI's): the receipt of chunks as a number set with its conditions, the
  * assembly lease, the streamed multipart assembly, file tags, ranges and presigned URLs, version history by
- * key order, and claiming an upload. What dynalite and s3rver accept, DynamoDB and S3 may refuse; moto is
+ * key order, claiming an upload, and the projection lists read objects with. What dynalite and s3rver accept, DynamoDB and S3 may refuse; moto is
  * closer to them on expression syntax, reserved words and multipart rules.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -16,6 +16,7 @@ import { ensureBucket, ensureTable } from '#infra/local/ensure-resources.ts';
 import { readServiceConfig, type ServiceConfig, withConfig } from '#shared/config/index.ts';
 import { readFileRange } from '#shared/data/file-reads.ts';
 import { markFileAttached } from '#shared/data/file-tags.ts';
+import { findListedNodes, findNodes } from '#shared/data/node-repository.ts';
 import { commitNodeWrites } from '#shared/data/node-write-path.ts';
 import { firstPublishedVersionSince } from '#shared/data/published-versions.ts';
 import { assembleFile, putChunk } from '#shared/data/upload-objects.ts';
@@ -170,5 +171,28 @@ describe.runIf(hasMoto)('the data layer on moto_server', () => {
       expect((await findVersion(first.nodeId, first.nodeVersionId))?.version).toBe('0.0001');
       expect((await firstPublishedVersionSince(first.nodeId, since))?.version).toBe('1.0000');
       expect(await firstPublishedVersionSince(first.nodeId, Date.now() + 1000)).toBeNull();
+    }));
+
+  it("reads listed objects by a projection: every field a list shows, not the kind's own", () =>
+    withConfig(config, async () => {
+      const placed = { parentId: 'P', environmentId: 'E', ancestorIds: ['E', 'P'] };
+      const author = { principalId: 'U1', name: 'u' };
+      const documents = ['A', 'B'].map((name) => ({
+        ...newNode(author, { nodeType: 'DOCUMENT', name, ...placed }, timestamp()),
+        richTextDescription: '<p>about</p>',
+        fields: { documentType: 'URL', url: `https://example.com/${name}` },
+      }));
+      await commitNodeWrites(documents.map((node) => ({ kind: 'create' as const, node })));
+      const ids = documents.map((node) => node.nodeId);
+      const byId = <N extends { nodeId: string }>(found: N[]) =>
+        [...found].sort((a, b) => a.nodeId.localeCompare(b.nodeId));
+      const whole = byId(await findNodes(ids, { consistent: false }));
+      const listed = byId(await findListedNodes(ids, { consistent: false }));
+      expect(whole).toHaveLength(2);
+      expect(listed).toEqual(
+        whole.map(({ environmentId, ancestorIds, createdBy, modifiedBy, fields, ...shown }) => shown),
+      );
+      expect(listed[0]).not.toHaveProperty('fields');
+      expect(listed[0]).not.toHaveProperty('url');
     }));
 });

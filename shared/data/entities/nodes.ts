@@ -3,6 +3,7 @@
  * How items of the single table are described: ../entity.ts; which key serves which query: ../table-schema.ts.
  */
 import * as z from 'zod/mini';
+import type { ListedNode } from '#shared/domain/list-element.ts';
 import { type Node, nodeSchema } from '#shared/domain/node.ts';
 import { kindOf } from '#shared/domain/node-types.ts';
 import { defineEntity } from '../entity.ts';
@@ -30,6 +31,24 @@ export const nodes = defineEntity({
   store: ({ fields, ...node }) => ({ ...node, ...fields }),
   load: (item) => ({ ...item, fields: kindOf(String(item.nodeType)).read(item) }),
 });
+
+const makeListedNodeSchema = () =>
+  z.omit(nodeSchema, {
+    environmentId: true,
+    ancestorIds: true,
+    createdBy: true,
+    modifiedBy: true,
+    fields: true,
+  });
+/** The schema of a listed node (ListedNode), made when a list first reads one (not at every cold start). */
+let listedNodeSchema: ReturnType<typeof makeListedNodeSchema> | undefined;
+const listedSchema = () => (listedNodeSchema ??= makeListedNodeSchema());
+
+/** A node's copy as lists read it: only the attributes of a ListedNode are asked for (a projection). */
+export const listedNodes = {
+  attributes: (): string[] => Object.keys(listedSchema().shape),
+  fromItem: (item: Record<string, unknown>): ListedNode => listedSchema().parse(item),
+};
 
 /** A version of a node as it was written (its version history); never in a list index. */
 export const nodeVersions = defineEntity({
