@@ -4,14 +4,14 @@
  * gateway encodes it back (for a list page's 50 objects that round cost more than everything else the
  * call does).
  *
- * Only a request dynalite would surely accept takes this way: whole items (a batch may also project top-level
- * attributes, `#a, #b` with every name given used once), string keys of the table's schema, not empty and
- * within DynamoDB's key sizes; for a batch, no key twice, at most 100 keys, and an answer under the 1 MB
- * that would leave keys unprocessed. Anything else goes to dynalite, which answers it, or its error, as
- * before. What this answers is what dynalite answers: a
- * batch's items in a random order (DynamoDB promises none), every key a table's `Responses` lacks not
- * found, and the capacity of each get (a missing item costs one unit, halved for an eventually
- * consistent read), summed per table. The gateway's own reads by key (peekItem) take the same keys.
+ * Only a request dynalite would surely accept takes this way: whole items (a batch may also project
+ * top-level attributes, `#a, #b` with every name given used once), string keys of the table's schema,
+ * not empty and within DynamoDB's key sizes; for a batch, no key twice, at most 100 keys, and an answer
+ * under the 1 MB that would leave keys unprocessed. Anything else goes to dynalite, which answers it, or
+ * its error, as before. What this answers is what dynalite answers: a batch's items in a random order
+ * (DynamoDB promises none), every key a table's `Responses` lacks not found, and the capacity of each
+ * get (a missing item costs one unit, halved for an eventually consistent read, the whole item billed
+ * when projected), summed per table. The gateway's own reads by key (peekItem) take the same keys.
  */
 import { createRequire } from 'node:module';
 import type { DynaliteStore, TableDescription } from './dynalite-store.ts';
