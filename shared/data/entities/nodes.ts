@@ -43,10 +43,11 @@ const makeListedNodeSchema = () =>
 /** The schema of a listed node (ListedNode), made when a list first reads one (not at every cold start). */
 let listedNodeSchema: ReturnType<typeof makeListedNodeSchema> | undefined;
 const listedSchema = () => (listedNodeSchema ??= makeListedNodeSchema());
+let listedAttributes: readonly string[] | undefined;
 
 /** A node's copy as lists read it: only the attributes of a ListedNode are asked for (a projection). */
 export const listedNodes = {
-  attributes: (): string[] => Object.keys(listedSchema().shape),
+  attributes: (): readonly string[] => (listedAttributes ??= Object.keys(listedSchema().shape)),
   fromItem: (item: Record<string, unknown>): ListedNode => listedSchema().parse(item),
 };
 
