@@ -14,6 +14,8 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { config } from '#shared/config/index.ts';
 import { putChanges, type StoredChange } from '#shared/data/change-repository.ts';
+import { type BatchRef, committedAmong, stagedBy } from '#shared/data/diagram-batches.ts';
+import { DIAGRAM_BATCH_PREFIX } from '#shared/data/keys.ts';
 import { findNodes } from '#shared/data/node-repository.ts';
 import { CHANGE_RETENTION_DAYS, type ChangeKind } from '#shared/domain/changes.ts';
 
@@ -60,9 +62,19 @@ const blank = {
   role: null,
 } satisfies Partial<Draft>;
 
+/**
+ * Whether an image of an item is one readers see. An item a diagram batch wrote keeps its batchId and is
+ * seen once the batch has committed; the commit itself announces what the batch staged (batchAnnounced),
+ * so the staging write is never news.
+ */
+type Visibility = (image: Image | undefined) => boolean;
+
 /** What happened to an object's working copy, or nothing a client needs to know. */
-function nodeKindOf(before: Image | undefined, after: Image | undefined): ChangeKind | undefined {
-  const visible = (image: Image | undefined) => image !== undefined && image.batchId === undefined;
+function nodeKindOf(
+  before: Image | undefined,
+  after: Image | undefined,
+  visible: Visibility,
+): ChangeKind | undefined {
   if (!visible(after)) return visible(before) && !after ? 'PURGED' : undefined;
   if (!visible(before)) return 'CREATED';
   const [was, is] = [before as Image, after as Image];
@@ -74,8 +86,12 @@ function nodeKindOf(before: Image | undefined, after: Image | undefined): Change
   return is.nodeStatus === 'PUBLISHED' && was.nodeStatus !== 'PUBLISHED' ? 'PUBLISHED' : 'UPDATED';
 }
 
-function nodeChange(before: Image | undefined, after: Image | undefined): Draft | undefined {
-  const kind = nodeKindOf(before, after);
+function nodeChange(
+  before: Image | undefined,
+  after: Image | undefined,
+  visible: Visibility,
+): Draft | undefined {
+  const kind = nodeKindOf(before, after, visible);
   if (!kind) return undefined;
   const node = (after ?? before) as Image;
   const ancestors = (image: Image | undefined) => (image?.ancestorIds as string[] | undefined) ?? [];
@@ -96,20 +112,48 @@ function nodeChange(before: Image | undefined, after: Image | undefined): Draft 
   };
 }
 
-/** The change an item's write makes, if a client needs to know; edges, relations and grants are placed later. */
-function changeOf(record: ChangeStreamRecord): Draft | undefined {
+/** A stream record's keys and images, unmarshalled. */
+interface Write {
+  eventID: string;
+  pk: string;
+  sk: string;
+  before: Image | undefined;
+  after: Image | undefined;
+}
+
+function writeOf(record: ChangeStreamRecord): Write {
   const keys = record.dynamodb?.Keys ? unmarshall(record.dynamodb.Keys) : {};
-  const before = record.dynamodb?.OldImage ? unmarshall(record.dynamodb.OldImage) : undefined;
-  const after = record.dynamodb?.NewImage ? unmarshall(record.dynamodb.NewImage) : undefined;
-  const pk = String(keys.PK ?? '');
-  const sk = String(keys.SK ?? '');
+  return {
+    eventID: String(record.eventID),
+    pk: String(keys.PK ?? ''),
+    sk: String(keys.SK ?? ''),
+    before: record.dynamodb?.OldImage ? unmarshall(record.dynamodb.OldImage) : undefined,
+    after: record.dynamodb?.NewImage ? unmarshall(record.dynamodb.NewImage) : undefined,
+  };
+}
+
+/** The batch that wrote an object's working copy or an edge, if one did (an edge's process is its partition). */
+function batchOf(write: Pick<Write, 'pk' | 'sk'>, image: Image | undefined): BatchRef | undefined {
+  if (typeof image?.batchId !== 'string') return undefined;
+  const processId = write.sk === 'DRAFT' ? str(image.parentId) : write.pk.slice('NODE#'.length);
+  return processId ? { processId, batchId: image.batchId } : undefined;
+}
+
+/** The change an item's write makes, if a client needs to know; edges, relations and grants are placed later. */
+function changeOf(write: Write, committed: (ref: BatchRef) => boolean): Draft | undefined {
+  const { pk, sk, before, after } = write;
   if (!pk.startsWith('NODE#')) return undefined;
   const nodeId = pk.slice('NODE#'.length);
   const item = (after ?? before) as Image;
-  if (sk === 'DRAFT') return nodeChange(before, after);
+  const visible: Visibility = (image) => {
+    if (image === undefined) return false;
+    const batch = batchOf(write, image);
+    // A staging write (a batch's item written for the first time) is announced by the batch's commit.
+    return !batch || (before !== undefined && committed(batch));
+  };
+  if (sk === 'DRAFT') return nodeChange(before, after, visible);
   if (sk.startsWith('EDGE#')) {
-    // Edges of a batch not yet visible, like its nodes, are not news yet.
-    const [was, is] = [before, after].map((image) => image !== undefined && image.batchId === undefined);
+    const [was, is] = [visible(before), visible(after)];
     if (!was && !is) return undefined;
     return {
       ...blank,
@@ -211,15 +255,55 @@ async function record(pending: { draft: Draft; changeId: string }[]): Promise<vo
   }
 }
 
+/** The batch a write commits (its record moving to `committed`), if it does. */
+function committing(write: Write): BatchRef | undefined {
+  if (!write.pk.startsWith('NODE#') || !write.sk.startsWith(DIAGRAM_BATCH_PREFIX)) return undefined;
+  if (write.before?.state === 'committed' || write.after?.state !== 'committed') return undefined;
+  return { processId: write.pk.slice('NODE#'.length), batchId: write.sk.slice(DIAGRAM_BATCH_PREFIX.length) };
+}
+
+/**
+ * What a batch's commit makes visible at once: each node it staged (CREATED, as it reads now) and each
+ * edge (EDGE_ADDED). Their changeIds are the commit's, followed by the node's or edge's id, so a batch
+ * handed over again records the same changes again.
+ */
+async function batchAnnounced(
+  write: Write,
+  { processId, batchId }: BatchRef,
+): Promise<{ draft: Draft; changeId: string }[]> {
+  const { nodeIds, edgeIds } = await stagedBy(processId, batchId);
+  const nodes = nodeIds.length > 0 ? await findNodes(nodeIds) : [];
+  const created = nodes.flatMap((node) => {
+    const draft = nodeChange(undefined, node as unknown as Image, (image) => image !== undefined);
+    return draft ? [{ draft, changeId: `${write.eventID}:${node.nodeId}` }] : [];
+  });
+  const edges = edgeIds.map((edgeId) => ({
+    draft: { ...blank, kind: 'EDGE_ADDED' as const, nodeId: processId, detail: edgeId },
+    changeId: `${write.eventID}:${edgeId}`,
+  }));
+  return [...created, ...edges];
+}
+
 /**
  * Records the changes of a batch of stream records, in order. A failure fails the batch, which the
  * stream hands over again: changes recorded before the failure are recorded again (same changeId).
  */
 export async function recordChanges(records: ChangeStreamRecord[]): Promise<number> {
-  const drafts = records.flatMap((r) => {
-    const draft = changeOf(r);
-    return draft ? [{ draft, changeId: String(r.eventID) }] : [];
-  });
+  const writes = records.map(writeOf);
+  // Later writes of a batch's items are news only if it committed: one read for all the batches named.
+  const committed = await committedAmong(
+    writes.flatMap((write) => (write.before ? (batchOf(write, write.before) ?? []) : [])),
+  );
+  const drafts: { draft: Draft; changeId: string }[] = [];
+  for (const write of writes) {
+    const batch = committing(write);
+    if (batch) {
+      drafts.push(...(await batchAnnounced(write, batch)));
+      continue;
+    }
+    const draft = changeOf(write, committed);
+    if (draft) drafts.push({ draft, changeId: write.eventID });
+  }
   const placedDrafts = await placed(drafts.map((d) => d.draft));
   await record(
     placedDrafts.map((draft, i) => ({ draft, changeId: (drafts[i] as { changeId: string }).changeId })),

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLOW_CALL_MS } from '#infra/local/local-dynamodb.ts';
 import { feedSettled } from './helpers/feed.ts';
-import { createNode, defaultEnvironmentId, folder, urlDocument } from './helpers/library.ts';
+import { createNode, createOfType, defaultEnvironmentId, folder, urlDocument } from './helpers/library.ts';
 import { createUser, grant, PASSWORD } from './helpers/personas.ts';
 import { type ApiClient, startTestStack, type TestStack } from './helpers/test-stack.ts';
 
@@ -121,6 +121,71 @@ describe('the change feed', () => {
     const idle = await api.call('GET', `/api/v1/changes?cursor=${afterPurge.cursor}`, { token: admin });
     expect(idle.body).toMatchObject({ changes: [], hasMore: false });
     expect(idle.body.settledUntil > String(afterDelete.changes.at(-1)?.recordedAt)).toBe(true);
+  });
+
+  it('has every task and edge of a diagram change too large for one transaction, and their later writes', async () => {
+    const process = await createOfType(api, admin, env, 'PROCESS', 'Batched in the feed');
+    await settled();
+    const start = (await follow(admin)).cursor;
+    // 60 tasks in a chain: more writes than one transaction holds, so they are staged as a batch.
+    const count = 60;
+    const tasks = Array.from({ length: count }, (_, i) => ({
+      '@type': 'TaskNode',
+      nodeType: 'TASK',
+      name: `Batched ${i}`,
+      sequenceNumber: i + 1,
+      topLeftX: 100 + i * 150,
+      topLeftY: 80,
+      width: 100,
+      height: 80,
+      editId: `b${i}`,
+      ...(i + 1 < count
+        ? {
+            edges: [
+              {
+                sourceNodeId: `b${i}`,
+                sourcePortPoint: { x: 200 + i * 150, y: 120 },
+                targetNodeId: `b${i + 1}`,
+                targetPortPoint: { x: 250 + i * 150, y: 120 },
+              },
+            ],
+          }
+        : {}),
+    }));
+    const added = await api.call('POST', `/api/v1/process/nodes?process=${process.nodeId}&draft=true`, {
+      token: admin,
+      body: tasks,
+    });
+    expect(added.status, added.text).toBe(200);
+    const [first, second] = added.body as { nodeId: string; nodeVersionId: string; version: string }[];
+    await settled();
+    const { changes, cursor } = await follow(admin, start, 100);
+    const created = changes.filter((c) => c.kind === 'CREATED');
+    expect(new Set(created.map((c) => c.nodeId))).toEqual(
+      new Set((added.body as { nodeId: string }[]).map((task) => task.nodeId)),
+    );
+    expect(created.find((c) => c.nodeId === first?.nodeId)).toMatchObject({
+      nodeVersionId: first?.nodeVersionId,
+      version: first?.version,
+    });
+    expect(changes.filter((c) => c.kind === 'EDGE_ADDED' && c.nodeId === process.nodeId)).toHaveLength(
+      count - 1,
+    );
+    expect(kindsOf(changes, process.nodeId)).toContain('UPDATED');
+
+    // The batch's tasks are objects like any other from then on: their updates and deletes are news.
+    const read = await api.call('GET', `/api/v1/items/${first?.nodeId}`, { token: admin });
+    const renamed = await api.call('PUT', `/api/v1/items/${first?.nodeId}`, {
+      token: admin,
+      body: { ...read.body, name: 'Renamed batched task' },
+    });
+    expect(renamed.status, renamed.text).toBe(200);
+    const removed = await api.call('DELETE', `/api/v1/items/${second?.nodeId}`, { token: admin });
+    expect(removed.status, removed.text).toBe(200);
+    await settled();
+    const later = (await follow(admin, cursor)).changes;
+    expect(kindsOf(later, first?.nodeId as string)).toEqual(['UPDATED']);
+    expect(kindsOf(later, second?.nodeId as string)).toEqual(['DELETED']);
   });
 
   it('shows a reader only what it may read, and its own grants', async () => {
