@@ -48,13 +48,19 @@ export class LocalStream {
   private readonly readers: Reader[] = [];
   /** Records reported before any consumer came (the first one takes them). */
   private readonly early: StreamRecord[] = [];
-  private sequence = 0;
+  /**
+   * Sequence numbers only grow, across restarts too, as a stream's do: the change feed's changeIds and
+   * webhook ids are made from them, and a client skips an id it has seen. Each start counts on from its
+   * start time in milliseconds times a million: a run would have to report a million records a millisecond
+   * to reach the numbers of a later start.
+   */
+  private sequence = BigInt(Date.now()) * 1_000_000n;
   private closed = false;
 
   /** An item a committed write changed: `before` and `after` undefined when it did not (or no longer) exist. */
   changed(key: Item, before: Item | undefined, after: Item | undefined): void {
     if (!before && !after) return;
-    this.sequence += 1;
+    this.sequence += 1n;
     const sequenceNumber = String(this.sequence).padStart(21, '0');
     const record: StreamRecord = {
       eventID: `local-${sequenceNumber}`,

@@ -17,7 +17,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StreamRecord } from '#infra/local/dynamodb-stream.ts';
+import { LocalStream, type StreamRecord } from '#infra/local/dynamodb-stream.ts';
 import { ensureTable } from '#infra/local/ensure-resources.ts';
 import { type LocalDynamoDb, startLocalDynamoDb } from '#infra/local/local-dynamodb.ts';
 import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
@@ -122,5 +122,28 @@ describe('the local DynamoDB stream', () => {
     const records = await received();
     expect(failNext).toBe(0);
     expect(records.map((r) => r.keys.SK)).toEqual(['1', '2']);
+  });
+
+  it('never reports a sequence number or event id again, not even after a restart', async () => {
+    const idsOf = async (stream: LocalStream, count: number) => {
+      const seen: StreamRecord[] = [];
+      stream.consume(async ({ Records }) => {
+        seen.push(...Records);
+      });
+      for (let i = 0; i < count; i++) stream.changed({ PK: { S: 'P' }, SK: { S: String(i) } }, undefined, {});
+      await stream.drain();
+      await stream.close();
+      return seen.map((r) => ({ id: r.eventID, sequence: r.dynamodb.SequenceNumber }));
+    };
+    const first = await idsOf(new LocalStream(), 3);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    // The embedded stack started again: a new stream over the same table.
+    const second = await idsOf(new LocalStream(), 3);
+    const all = [...first, ...second];
+    expect(new Set(all.map((r) => r.id)).size).toBe(6);
+    // Numeric strings of one width: they order as numbers do, in the order the writes were reported.
+    const sequences = all.map((r) => r.sequence);
+    expect(sequences.every((n) => n.length === (sequences[0] as string).length)).toBe(true);
+    expect([...sequences].sort()).toEqual(sequences);
   });
 });
