@@ -133,11 +133,18 @@ function formatVersion(major: number, minor: number): string {
   return `${major}.${String(minor).padStart(4, '0')}`;
 }
 
-/** Each successful write moves the minor part up by one (`0.0001` → `0.0002`, `1.0000` → `1.0001`). */
+/** The largest minor part the format holds (`<major>.<minor4>`). */
+const LAST_MINOR = 9999;
+
+/**
+ * Each successful write moves the minor part up by one (`0.0001` → `0.0002`, `1.0000` → `1.0001`), up to
+ * `<major>.9999`, where it stays until the next publish: the format holds four digits, and a busy process
+ * diagram (each change of its tasks or edges is a write) must not be barred from changes by its count.
+ * Every write still gets a new nodeVersionId, which is what conditions, ETags and the history key on.
+ */
 export function nextMinorVersion(version: string): string {
   const { major, minor } = parseVersion(version);
-  if (minor >= 9999) throw new Error(`Version ${version} has no further minor version`);
-  return formatVersion(major, minor + 1);
+  return formatVersion(major, Math.min(minor + 1, LAST_MINOR));
 }
 
 /** Publishing moves to the next major version (`0.0007` → `1.0000`). */

@@ -1,7 +1,8 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { NODE_TYPES } from '#shared/domain/node-types.ts';
 import { createNode, folder, urlDocument } from './helpers/library.ts';
-import { type ApiClient, withAdminSession } from './helpers/test-stack.ts';
+import { type ApiClient, type TestStack, tableClient, withAdminSession } from './helpers/test-stack.ts';
 
 const UPPER_UUID = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/;
 const MILLIS_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(Z|[+-]\d{2}:\d{2})$/;
@@ -9,9 +10,10 @@ const MILLIS_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(Z|[+-]\d{2}:\d{2
 let api: ApiClient;
 let token: string;
 let environmentId: string;
+let ctx: TestStack;
 
 withAdminSession((session) => {
-  ({ api, token, environmentId } = session);
+  ({ api, token, environmentId, ctx } = session);
 });
 
 describe('POST /api/v1/items', () => {
@@ -339,6 +341,45 @@ describe('PUT /api/v1/items/{nodeId}', () => {
 
     const after = await api.call('GET', `/api/v1/items/${documents.nodeId}`, { token });
     expect(after.body).toEqual(response.body);
+  });
+
+  it('keeps a working copy at <major>.9999 writable: the version stays, the nodeVersionId moves', async () => {
+    const documents = await createNode(api, token, folder(environmentId, 'Edited ten thousand times'));
+    // What 9,998 updates leave (writing them one by one would take minutes).
+    const { client, TableName } = tableClient(ctx.stack);
+    await client.send(
+      new UpdateCommand({
+        TableName,
+        Key: { PK: `NODE#${documents.nodeId}`, SK: 'DRAFT' },
+        UpdateExpression: 'SET #version = :version',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':version': '0.9999' },
+      }),
+    );
+    const current = await api.call('GET', `/api/v1/items/${documents.nodeId}`, { token });
+    expect(current.body.version).toBe('0.9999');
+    const updated = await api.call('PUT', `/api/v1/items/${documents.nodeId}`, {
+      token,
+      body: { ...current.body, name: 'The ten-thousandth write' },
+    });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body).toMatchObject({ version: '0.9999', name: 'The ten-thousandth write' });
+    expect(updated.body.nodeVersionId).not.toBe(current.body.nodeVersionId);
+    const deleted = await api.call('DELETE', `/api/v1/items/${documents.nodeId}`, { token });
+    expect(deleted.status, deleted.text).toBe(200);
+    const restored = await api.call('POST', `/api/v1/items/${documents.nodeId}/restore`, { token });
+    expect(restored.status, restored.text).toBe(200);
+    const published = await api.call('POST', `/api/v1/items/${documents.nodeId}/publish`, {
+      token,
+      body: {
+        nodeVersionId: (await api.call('GET', `/api/v1/items/${documents.nodeId}`, { token })).body
+          .nodeVersionId,
+      },
+    });
+    expect(published.status, published.text).toBe(200);
+    expect((await api.call('GET', `/api/v1/items/${documents.nodeId}`, { token })).body.version).toBe(
+      '1.0000',
+    );
   });
 
   it('answers 409 naming the current nodeVersionId for a stale one, and changes nothing', async () => {

@@ -24,9 +24,15 @@ describe('versions', () => {
     expect(nextMajorVersion('1.0003')).toBe('2.0000');
   });
 
-  it('refuses malformed stored versions and an exhausted minor part', () => {
+  it('stay at <major>.9999 until the next publish: the format holds four digits', () => {
+    expect(nextMinorVersion('0.9998')).toBe('0.9999');
+    expect(nextMinorVersion('0.9999')).toBe('0.9999');
+    expect(nextMinorVersion('3.9999')).toBe('3.9999');
+    expect(nextMajorVersion('0.9999')).toBe('1.0000');
+  });
+
+  it('refuses malformed stored versions', () => {
     expect(() => nextMinorVersion('1.2')).toThrow(/not <major>.<minor4>/);
-    expect(() => nextMinorVersion('0.9999')).toThrow(/no further minor/);
   });
 });
 
