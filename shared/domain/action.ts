@@ -1,7 +1,14 @@
 /** Actions (spec §2.6): tasks assigned to a user about an object, e.g. a training on a process. */
 import * as z from 'zod/mini';
 import { nameElementSchema } from './node.ts';
-import { named, nullableString, pageOf, timestampSchema, uuidSchema } from './schema-parts.ts';
+import {
+  calendarDateSchema,
+  named,
+  nullableString,
+  pageOf,
+  timestampSchema,
+  uuidSchema,
+} from './schema-parts.ts';
 import { type Caller, type Principal, principalSchema } from './user.ts';
 
 export const ACTION_TYPES = ['TRAINING', 'REVIEW', 'APPROVAL', 'ACKNOWLEDGEMENT'] as const;
@@ -16,7 +23,7 @@ export const actionSchema = named(
     actionType: z.string(),
     actionUrl: z.url(),
     comment: z.string(),
-    dueDate: z.iso.date(),
+    dueDate: calendarDateSchema,
     creationDate: timestampSchema,
     nodeVersionId: z.string(),
     targetNode: nameElementSchema,
@@ -72,17 +79,11 @@ export function actionSeenBy(action: StoredAction, viewer: Caller, apiBase: stri
   };
 }
 
-/** A calendar date YYYY-MM-DD. */
-export const dateSchema = z.string().check(
-  z.regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD', abort: true }),
-  z.refine((s) => !Number.isNaN(Date.parse(s)), { message: 'must be a real date', params: { rule: 'date' } }),
-);
-
 export const createActionsPayloadSchema = z.strictObject({
   actionType: z.enum(ACTION_TYPES),
   targetNodeId: uuidSchema,
   users: z.array(uuidSchema).check(z.minLength(1), z.maxLength(100)),
-  dueDate: dateSchema,
+  dueDate: calendarDateSchema,
   comment: z.optional(z.string().check(z.maxLength(2000))),
   on: z.optional(z.enum(ACTION_TARGETS)),
 });

@@ -7,6 +7,13 @@ import * as z from 'zod/mini';
 export const nullableString = z.nullable(z.string());
 /** ISO 8601 with millisecond precision and an offset or Z. */
 export const timestampSchema = z.iso.datetime({ offset: true, precision: 3 });
+/**
+ * A calendar date YYYY-MM-DD that exists (no 2027-02-30, no 2027-02-29, no month 13): every date a request
+ * carries and every date kept, so that what a write accepts is what a read of it accepts.
+ */
+export const calendarDateSchema = z.iso.date({
+  error: 'must be a date YYYY-MM-DD that exists on the calendar',
+});
 export const countSchema = z.int().check(z.minimum(0));
 
 /**

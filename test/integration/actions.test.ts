@@ -132,6 +132,87 @@ describe('actions', () => {
     expect(open.body.results.map((a: { actionId: string }) => a.actionId)).not.toContain(action.actionId);
   });
 
+  it('refuses a due date that is not on the calendar, creating nothing, and keeps a leap day', async () => {
+    const listed = async () => {
+      const mine = await api.call('GET', '/api/v1/users/me/actions?pageSize=1000', {
+        token: token('reader'),
+      });
+      expect(mine.status).toBe(200);
+      return mine.body.results.map((a: { actionId: string }) => a.actionId).sort();
+    };
+    const before = await listed();
+    const training = (dueDate: string) => ({
+      actionType: 'TRAINING',
+      targetNodeId: world.documentA,
+      users: [world.principals.reader],
+      dueDate,
+      comment: 'x',
+    });
+    for (const dueDate of [
+      '2027-02-30',
+      '2027-04-31',
+      '2027-02-29',
+      '2100-02-29',
+      '2027-13-01',
+      '2027-00-10',
+    ]) {
+      const refused = await assign(training(dueDate));
+      expect(refused.status, dueDate).toBe(400);
+      expect(refused.headers.get('content-type')).toBe('application/problem+json');
+      expect(refused.body.errors).toEqual([
+        expect.objectContaining({ in: 'body', path: '$.dueDate', rule: 'invalid_format' }),
+      ]);
+    }
+    expect(await listed()).toEqual(before);
+
+    const created = await assign(training('2028-02-29'));
+    expect(created.status).toBe(201);
+    const [action] = created.body;
+    expect(action.dueDate).toBe('2028-02-29');
+    const read = await api.call('GET', `/api/v1/admin/actions/${action.actionId}`, {
+      token: token('reader'),
+    });
+    expect(read.status).toBe(200);
+    expect(read.body.dueDate).toBe('2028-02-29');
+    expect(await listed()).toEqual([...before, action.actionId].sort());
+    const done = await api.call('POST', `/api/v1/users/me/actions/${action.actionId}/done`, {
+      token: token('reader'),
+    });
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ dueDate: '2028-02-29', status: 'DONE' });
+  });
+
+  it('refuses dueBefore and dueAfter that are not on the calendar, and filters by a leap day', async () => {
+    for (const [name, value] of [
+      ['dueBefore', '2027-02-30'],
+      ['dueAfter', '2027-04-31'],
+      ['dueBefore', '2027-02-29'],
+    ]) {
+      const refused = await api.call('GET', `/api/v1/users/me/actions?${name}=${value}`, {
+        token: token('reader'),
+      });
+      expect(refused.status, `${name}=${value}`).toBe(400);
+      expect(refused.headers.get('content-type')).toBe('application/problem+json');
+      expect(refused.body.errors).toEqual([
+        expect.objectContaining({ in: 'query', path: `$.${name}`, rule: 'invalid_format' }),
+      ]);
+    }
+    const [onLeapDay] = (
+      await assign({
+        actionType: 'REVIEW',
+        targetNodeId: world.documentA,
+        users: [world.principals.reader],
+        dueDate: '2028-02-29',
+      })
+    ).body;
+    const leap = await api.call('GET', '/api/v1/users/me/actions?dueAfter=2028-02-29&dueBefore=2028-02-29', {
+      token: token('reader'),
+    });
+    expect(leap.status).toBe(200);
+    expect(leap.body.results.map((a: { actionId: string }) => a.actionId)).toContain(onLeapDay.actionId);
+    expect(leap.body.results.every((a: { dueDate: string }) => a.dueDate === '2028-02-29')).toBe(true);
+  });
+
   it('refuses unknown users (naming them) and objects the sender may not publish', async () => {
     const unknown = await assign({
       actionType: 'TRAINING',

@@ -5,9 +5,8 @@ import {
   actionsPageSchema,
   actionsSchema,
   createActionsPayloadSchema,
-  dateSchema,
 } from '#shared/domain/action.ts';
-import { uuidSchema } from '#shared/domain/schema-parts.ts';
+import { calendarDateSchema, uuidSchema } from '#shared/domain/schema-parts.ts';
 import { REQUEST_EXAMPLES } from '../examples.ts';
 import { API_PREFIX, authenticated, defineOperation, problem } from '../operation.ts';
 import { pageQuerySchema } from '../params.ts';
@@ -63,8 +62,8 @@ export const myActions = defineOperation({
     query: z.strictObject({
       ...pageQuerySchema.shape,
       status: z.optional(z.enum(['OPEN', 'DONE'])),
-      dueBefore: z.optional(dateSchema),
-      dueAfter: z.optional(dateSchema),
+      dueBefore: z.optional(calendarDateSchema),
+      dueAfter: z.optional(calendarDateSchema),
     }),
   },
   responses: {
