@@ -96,6 +96,8 @@ export const updateNodePayloadSchema = named(
     system: z.optional(z.unknown()),
     locked: z.optional(z.unknown()),
     favorite: z.optional(z.unknown()),
+    // A per-type retrieve's relation counts and the caller's responsibilities (spec §4.4's views).
+    relationSummary: z.optional(z.unknown()),
     ...viewOnlyFields,
   }),
   'UpdateNodePayload',

@@ -1,10 +1,11 @@
 /**
- * Spec §4.5's flow, for every type that can be created: retrieve the object (plain, or with detail=true),
- * change one field locally, submit it. The update is accepted, changes that field, and keeps every field
+ * Spec §4.5's flow, for every type that can be created: retrieve the object (plain, with detail=true, or
+ * by its type's own retrieve path), change one field locally, submit it. The update is accepted, changes that field, and keeps every field
  * the retrieved body left out.
  */
 import { describe, expect, it } from 'vitest';
 import { CREATABLE_NODE_TYPES } from '#shared/domain/node-types.ts';
+import { TYPED_RETRIEVES } from '#shared/domain/typed-retrieves.ts';
 import { createOfType } from './helpers/library.ts';
 import { type ApiClient, withAdminSession } from './helpers/test-stack.ts';
 
@@ -55,6 +56,28 @@ describe('retrieve, modify locally, submit (spec §4.5)', () => {
         referenceNumber: 'REF-8',
         richTextDescription: null,
         extensions: kept.extensions,
+      });
+    });
+  }
+
+  for (const typed of TYPED_RETRIEVES) {
+    const [nodeType] = typed.nodeTypes as [string];
+    it(`works for ${nodeType} with the body of ${typed.path}`, async () => {
+      const created = await createOfType(api, token, environmentId, nodeType, `Typed ${nodeType}`, kept);
+      const typedPath = `/api/v1${typed.path.replace(`{${typed.param}}`, created.nodeId)}`;
+      const retrieved = await api.call('GET', typedPath, { token });
+      expect(retrieved.status, retrieved.text).toBe(200);
+      expect(retrieved.body).toHaveProperty('relationSummary');
+      const updated = await api.call('PUT', `/api/v1/items/${created.nodeId}`, {
+        token,
+        body: { ...retrieved.body, name: `${nodeType} renamed from its own view` },
+      });
+      expect(updated.status, updated.text).toBe(200);
+      const after = (await api.call('GET', typedPath, { token })).body;
+      expect(after).toMatchObject({
+        ...kept,
+        name: `${nodeType} renamed from its own view`,
+        version: '0.0002',
       });
     });
   }
