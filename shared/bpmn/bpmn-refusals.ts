@@ -4,7 +4,7 @@
  */
 import { bodyError, ValidationError } from '#shared/domain/errors.ts';
 
-export type BpmnRule = 'xml_doctype' | 'bpmn' | 'bpmn_process';
+export type BpmnRule = 'xml_doctype' | 'bpmn' | 'bpmn_process' | 'bpmn_geometry';
 
 export function bpmnRefusal(rule: BpmnRule, message: string): ValidationError {
   return new ValidationError([bodyError('$', rule, message)]);

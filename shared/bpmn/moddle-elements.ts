@@ -76,14 +76,21 @@ export interface Waypoint extends ModdleElement {
   y?: number;
 }
 
+/** Where a shape's or an edge's label is drawn. */
+export interface Label extends ModdleElement {
+  bounds?: Bounds;
+}
+
 export interface Shape extends ModdleElement {
   bpmnElement?: ModdleElement;
   bounds?: Bounds;
+  label?: Label;
 }
 
 export interface Edge extends ModdleElement {
   bpmnElement?: ModdleElement;
   waypoint?: Waypoint[];
+  label?: Label;
 }
 
 /** Whether a value met while walking properties is a moddle element (not a string, number or plain object). */

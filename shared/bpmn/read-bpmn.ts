@@ -9,7 +9,7 @@ import type { ImportedDiagram, ImportedEdge, ImportedTask, Point, ReportedElemen
 import { type DiagramIndex, indexDiagram } from './diagram-index.ts';
 import { boxOf, centreOf, pointOf, SHAPELESS_BOX } from './geometry.ts';
 import { type ParsedDefinitions, parseDefinitions } from './moddle.ts';
-import type { ModdleElement } from './moddle-elements.ts';
+import type { Bounds, Edge, ModdleElement, Shape } from './moddle-elements.ts';
 import { reportKeptElements, reportWarnings } from './report-elements.ts';
 import { importedTaskName } from './task-types.ts';
 
@@ -69,6 +69,39 @@ function importEdges(index: DiagramIndex): ImportedEdge[] {
   });
 }
 
+/**
+ * Refuses a diagram that draws a shape, an edge or a label with a coordinate or size that is not a finite
+ * number (NaN, Infinity, text, empty: the parser reads them all as NaN or ±Infinity), naming the drawing
+ * element by its id and the element it draws. A missing attribute stays allowed (it reads as 0), and a
+ * finite value out of range is brought within range later, as before.
+ */
+function refuseUnreadableGeometry(index: DiagramIndex): void {
+  const finite = (value: number | undefined) => value === undefined || Number.isFinite(value);
+  for (const plane of index.planes) {
+    for (const drawn of plane.planeElement ?? []) {
+      const { bpmnElement, bounds, label, waypoint } = drawn as Shape & Edge;
+      const refuse = (part: string, attribute: string) =>
+        bpmnRefusal(
+          'bpmn_geometry',
+          `has ${drawn.$type} ${drawn.id ?? '(without id)'}${bpmnElement?.id ? ` (of ${bpmnElement.id})` : ''} ` +
+            `whose ${part} has ${attribute === 'x' ? 'an' : 'a'} ${attribute} that is not a finite number`,
+        );
+      const checkBounds = (box: Bounds | undefined, part: string) => {
+        for (const attribute of ['x', 'y', 'width', 'height'] as const) {
+          if (box && !finite(box[attribute])) throw refuse(part, attribute);
+        }
+      };
+      checkBounds(bounds, 'dc:Bounds');
+      checkBounds(label?.bounds, "label's dc:Bounds");
+      for (const [at, point] of (waypoint ?? []).entries()) {
+        for (const attribute of ['x', 'y'] as const) {
+          if (!finite(point[attribute])) throw refuse(`di:waypoint ${at + 1}`, attribute);
+        }
+      }
+    }
+  }
+}
+
 async function parseOrRefuse(xml: string): Promise<ParsedDefinitions> {
   try {
     return await parseDefinitions(xml);
@@ -87,6 +120,7 @@ async function importDiagram(xml: string): Promise<ImportedDiagram> {
       'contains no BPMN process (bpmn:process), so there are no tasks to import',
     );
   }
+  refuseUnreadableGeometry(index);
   const report: ReportedElement[] = [];
   const tasks = importTasks(index, report);
   const edges = importEdges(index);
@@ -100,8 +134,9 @@ async function importDiagram(xml: string): Promise<ImportedDiagram> {
 
 /**
  * Reads a BPMN 2.0 file. Refuses, as a ValidationError on `$`, a file with a DOCTYPE or entity declaration
- * (rule xml_doctype), one that is not well-formed XML or not BPMN 2.0 definitions (rule bpmn), and one
- * without a process (rule bpmn_process).
+ * (rule xml_doctype), one that is not well-formed XML or not BPMN 2.0 definitions (rule bpmn), one
+ * without a process (rule bpmn_process), and one whose diagram has a bound or waypoint that is not a finite
+ * number (rule bpmn_geometry).
  */
 export async function readBpmn(xml: string): Promise<ImportedDiagram> {
   try {

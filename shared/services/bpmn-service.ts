@@ -64,7 +64,10 @@ function toDiagramEdge({ bpmnElementId, ...edge }: StoredEdge): DiagramEdge {
   return { ...edge, ...(bpmnElementId ? { bpmnElementId } : {}) };
 }
 
-/** Within the ranges the repository keeps (names, coordinates, sizes), said in the report when changed. */
+/**
+ * Within the ranges the repository keeps (names, coordinates, sizes, edge ends), said in the report when
+ * changed. readBpmn has refused values that are not finite numbers.
+ */
 function withinRanges(imported: ImportedDiagram): { diagram: ImportedDiagram; adjusted: ReportedElement[] } {
   const adjusted: ReportedElement[] = [];
   const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
@@ -88,7 +91,29 @@ function withinRanges(imported: ImportedDiagram): { diagram: ImportedDiagram; ad
     }
     return fitted;
   });
-  return { diagram: { ...imported, tasks }, adjusted };
+  // Drawn ends are stored as the diagram's port points, which keep the same coordinate range as the tasks.
+  const point = ({ x, y }: { x: number; y: number }) => ({
+    x: clamp(x, -1_000_000, 1_000_000),
+    y: clamp(y, -1_000_000, 1_000_000),
+  });
+  const edges = imported.edges.map((edge) => {
+    const fitted = {
+      ...edge,
+      sourcePortPoint: point(edge.sourcePortPoint),
+      targetPortPoint: point(edge.targetPortPoint),
+    };
+    if (JSON.stringify(fitted) !== JSON.stringify(edge)) {
+      adjusted.push({
+        type: 'bpmn:SequenceFlow',
+        id: edge.bpmnElementId,
+        name: null,
+        kept: true,
+        reason: 'imported with its ends brought within range',
+      });
+    }
+    return fitted;
+  });
+  return { diagram: { ...imported, tasks, edges }, adjusted };
 }
 
 /** Imports a BPMN file into a process that has no tasks yet. */

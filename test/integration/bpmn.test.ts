@@ -205,6 +205,63 @@ describe('bad files', () => {
     expect(read.version).toBe('0.0001');
   });
 
+  /** Two drawn tasks and a drawn flow between them; `bounds` replaces attributes of task A's dc:Bounds. */
+  const drawnFile = (bounds: Record<string, string>, waypointX = '200') => {
+    const boundsOfA = Object.entries({ x: '0', y: '0', width: '100', height: '80', ...bounds })
+      .map(([name, value]) => `${name}="${value}"`)
+      .join(' ');
+    return `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL"
+  xmlns:bpmndi="http://www.omg.org/spec/BPMN/20100524/DI" xmlns:dc="http://www.omg.org/spec/DD/20100524/DC"
+  xmlns:di="http://www.omg.org/spec/DD/20100524/DI" id="Definitions_1" targetNamespace="urn:test">
+  <bpmn:process id="P">
+    <bpmn:task id="A" name="A"/><bpmn:task id="B" name="B"/>
+    <bpmn:sequenceFlow id="F" sourceRef="A" targetRef="B"/>
+  </bpmn:process>
+  <bpmndi:BPMNDiagram id="D"><bpmndi:BPMNPlane id="Plane" bpmnElement="P">
+    <bpmndi:BPMNShape id="A_di" bpmnElement="A"><dc:Bounds ${boundsOfA}/></bpmndi:BPMNShape>
+    <bpmndi:BPMNShape id="B_di" bpmnElement="B"><dc:Bounds x="300" y="0" width="100" height="80"/></bpmndi:BPMNShape>
+    <bpmndi:BPMNEdge id="F_di" bpmnElement="F"><di:waypoint x="100" y="40"/><di:waypoint x="${waypointX}" y="40"/></bpmndi:BPMNEdge>
+  </bpmndi:BPMNPlane></bpmndi:BPMNDiagram>
+</bpmn:definitions>`;
+  };
+
+  it.each([
+    ['a NaN height', drawnFile({ height: 'NaN' }), /BPMNShape A_di \(of A\).*dc:Bounds.*\bheight\b/],
+    ['an x of abc', drawnFile({ x: 'abc' }), /BPMNShape A_di \(of A\).*dc:Bounds.*\bx\b/],
+    ['an Infinity width', drawnFile({ width: 'Infinity' }), /BPMNShape A_di \(of A\).*dc:Bounds.*\bwidth\b/],
+    ['an empty y', drawnFile({ y: '' }), /BPMNShape A_di \(of A\).*dc:Bounds.*\by\b/],
+    ['a waypoint x of far', drawnFile({}, 'far'), /BPMNEdge F_di \(of F\).*di:waypoint 2.*\bx\b/],
+  ])('a diagram with %s is a 400 naming the shape or edge, and writes nothing', async (_, xml, names) => {
+    const processId = await newProcess('Not a number');
+    const before = await diagram(processId);
+    const refused = await importInto(processId, xml, 'application/xml');
+    expect(refused.status, refused.text.slice(0, 300)).toBe(400);
+    expect(refused.headers.get('content-type')).toContain('application/problem+json');
+    expect(refused.body.errors).toEqual([
+      { in: 'body', path: '$', rule: 'bpmn_geometry', message: expect.stringMatching(names) },
+    ]);
+    const after = await diagram(processId);
+    expect(after.version).toBe(before.version);
+    expect(after.tasks).toEqual(before.tasks);
+    expect(after.edges).toEqual(before.edges);
+  });
+
+  it('finite bounds and waypoints out of range are brought within range and reported, not refused', async () => {
+    const processId = await newProcess('Out of range');
+    const imported = await importInto(processId, drawnFile({ x: '1e9', width: '-5', height: '0' }, '1e9'));
+    expect(imported.status, imported.text.slice(0, 300)).toBe(200);
+    expect(imported.body.report).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: 'A', reason: expect.stringMatching(/within range/) }),
+        expect.objectContaining({ id: 'F', reason: expect.stringMatching(/within range/) }),
+      ]),
+    );
+    const read = await diagram(processId);
+    expect(read.tasks[0]).toMatchObject({ topLeftX: 1_000_000, width: 1, height: 1 });
+    expect(read.edges[0].targetPortPoint).toEqual({ x: 1_000_000, y: 40 });
+  });
+
   it('a process that has tasks already is a 409', async () => {
     const processId = await newProcess('Not empty');
     await api.call('POST', `/api/v1/process/nodes?process=${processId}`, { token, body: chain(1) });
