@@ -3,6 +3,8 @@
  * - A PutObject or UploadPart is answered once its file is written out and closed. s3rver answers once the
  *   body is hashed, while the file may still be flushing, so a read right after could see part of the
  *   object; S3 reads after writes consistently.
+ * - A range ending at byte 0 (`bytes=0-0`, the first byte) is that byte; s3rver reads an end of 0 as no
+ *   end and answered the whole object under a Content-Range of one byte.
  * - CompleteMultipartUpload checks the parts as S3 does: each listed part exists with the ETag given
  *   (InvalidPart), in ascending order (InvalidPartOrder), and every part but the last holds at least
  *   5 MiB (EntityTooSmall); s3rver accepts anything. The object's ETag is S3's multipart form (the MD5 of
@@ -28,11 +30,21 @@ interface Written {
   size: number;
   md5: string;
 }
+/** What s3rver's store answers for a read: the content (none when the range is not satisfiable). */
+interface ReadObject {
+  content: Readable | null;
+  range?: { start: number; end: number };
+}
 interface FilesystemStoreClass {
   new (
     rootDirectory: string,
   ): {
     getResourcePath(bucket: string, key: string | undefined, resource: string): string;
+    getObject(
+      bucket: string,
+      key: string,
+      range?: { start?: number; end?: number },
+    ): Promise<ReadObject | null>;
     putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5?: string): Promise<void>;
   };
 }
@@ -71,6 +83,18 @@ const readText = (file: string) =>
   });
 
 export class S3FaithfulStore extends FilesystemStore {
+  override async getObject(bucket: string, key: string, range?: { start?: number; end?: number }) {
+    const object = await super.getObject(bucket, key, range);
+    if (range?.end !== 0 || (range.start ?? 0) !== 0 || !object?.content) return object;
+    object.content.destroy();
+    object.content = await new Promise<Readable>((resolve, reject) => {
+      const first = createReadStream(this.getResourcePath(bucket, key, 'object'), { start: 0, end: 0 });
+      first.on('error', reject).on('open', () => resolve(first));
+    });
+    object.range = { start: 0, end: 0 };
+    return object;
+  }
+
   async putObject(object: StoredObject): Promise<Written> {
     const written = await writeBody(
       this.getResourcePath(object.bucket, object.key, 'object'),

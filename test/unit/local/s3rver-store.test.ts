@@ -127,4 +127,25 @@ describe('PutObject', () => {
       }),
     );
   });
+
+  it('answers a range as the bytes it names, the first byte alone included', async () => {
+    const Key = `ranges/${++keys}`;
+    const Body = Buffer.from('hello, ranges');
+    await client.send(new PutObjectCommand({ Bucket, Key, Body, ContentLength: Body.length }));
+    for (const [start, end] of [
+      [0, 0],
+      [1, 1],
+      [0, 4],
+      [7, 12],
+    ] as const) {
+      const answer = await client.send(new GetObjectCommand({ Bucket, Key, Range: `bytes=${start}-${end}` }));
+      expect(answer.ContentRange).toBe(`bytes ${start}-${end}/${Body.length}`);
+      expect(answer.ContentLength).toBe(end - start + 1);
+      expect(
+        Buffer.from(
+          await (answer.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
+        ),
+      ).toEqual(Body.subarray(start, end + 1));
+    }
+  });
 });
