@@ -543,7 +543,9 @@ async function relatedList(
 }
 
 /** The maturity list takes paging only: it has one row per facet. */
-const MATURITY_PARAMETERS = new Set(['pageSize', 'currentPage']);
+const MATURITY_PARAMETERS = new Set(['pageSize', 'currentPage', 'cursor']);
+/** What a maturity list cursor belongs to (it has no filters or sort choices). */
+const MATURITY_FINGERPRINT = queryFingerprint({ list: 'maturity' });
 
 export async function listMaturity(caller: Caller, query: ListQuery): Promise<ListPage<MaturityElement>> {
   const extra = Object.keys(query).filter((name) => !MATURITY_PARAMETERS.has(name));
@@ -553,11 +555,15 @@ export async function listMaturity(caller: Caller, query: ListQuery): Promise<Li
         in: 'query' as const,
         path: `$.${name}`,
         rule: 'unrecognized_key',
-        message: 'the maturity list takes only pageSize and currentPage',
+        message: 'the maturity list takes only pageSize, currentPage and cursor',
       })),
     );
   }
-  const { pageSize = DEFAULT_PAGE_SIZE, currentPage = 1 } = query;
+  if (query.cursor && query.currentPage) {
+    throw queryError('currentPage', 'exclusive', 'cannot be combined with cursor: the cursor knows its page');
+  }
+  const cursor = query.cursor ? decodeCursor(query.cursor, MATURITY_FINGERPRINT) : undefined;
+  const { pageSize = DEFAULT_PAGE_SIZE } = query;
   const rootsWithCounts = async (readable: ReadableRoots) =>
     Promise.all([readable.roots, readCounts(readable.rootIds), readable.current] as const);
   let [roots, counts, current] = await rootsWithCounts(await readableRoots(caller));
@@ -570,7 +576,15 @@ export async function listMaturity(caller: Caller, query: ListQuery): Promise<Li
     .map(([facet, types]) =>
       maturityElement(facet, types, count(new Set(types), 'IN_PROGRESS'), count(new Set(types), 'PUBLISHED')),
     );
-  const start = (currentPage - 1) * pageSize;
+  // A cursor resumes after the last facet it saw (facets are fixed, so a walk never skips or repeats one).
+  const resumeAfter = (facet: string) => {
+    const next = rows.findIndex((row) => row.facet > facet);
+    return next === -1 ? rows.length : next;
+  };
+  const start = cursor ? resumeAfter(cursor.after) : ((query.currentPage ?? 1) - 1) * pageSize;
+  const currentPage = cursor?.page ?? query.currentPage ?? 1;
+  const results = rows.slice(start, start + pageSize);
+  const last = results.at(-1);
   return {
     totalRecords: rows.length,
     totalRecordsExact: true,
@@ -578,7 +592,10 @@ export async function listMaturity(caller: Caller, query: ListQuery): Promise<Li
     order: 'ASC',
     pageSize,
     currentPage,
-    results: rows.slice(start, start + pageSize),
-    nextCursor: null,
+    results,
+    nextCursor:
+      last && start + pageSize < rows.length
+        ? encodeCursor({ after: last.facet, page: currentPage + 1 }, MATURITY_FINGERPRINT)
+        : null,
   };
 }

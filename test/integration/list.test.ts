@@ -345,6 +345,20 @@ describe('governance lists', () => {
     const maturity = await list('/api/v1/governance/maturity-list');
     const glossary = maturity.results.find((e) => (e as unknown as { facet: string }).facet === 'glossary');
     expect(glossary).toMatchObject({ total: 2, inProgress: 2, published: 0, publishedShare: 0 });
+    // Walked with nextCursor, two rows a page: every facet once, in order, as in one page.
+    const facets = (page: { results: unknown[] }) => page.results.map((e) => (e as { facet: string }).facet);
+    const walked: string[] = [];
+    let page = await list('/api/v1/governance/maturity-list?pageSize=2');
+    for (;;) {
+      walked.push(...facets(page));
+      const next = (page as { nextCursor: string | null }).nextCursor;
+      if (!next) break;
+      page = await list(`/api/v1/governance/maturity-list?pageSize=2&cursor=${next}`);
+    }
+    expect(walked).toEqual(facets(maturity));
+    expect(walked.length).toBe(maturity.totalRecords);
+    const second = await list('/api/v1/governance/maturity-list?pageSize=2&currentPage=2');
+    expect(facets(second)).toEqual(facets(maturity).slice(2, 4));
     const overview = await list('/api/v1/governance/overview-list?pageSize=1000');
     expect(
       overview.results.every((e) => !['ENVIRONMENT', 'DOCUMENT_SET', 'GLOSSARY_ROOT'].includes(e.nodeType)),
