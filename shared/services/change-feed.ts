@@ -14,6 +14,8 @@ import { can } from '#shared/domain/permissions.ts';
 import type { Caller } from '#shared/domain/user.ts';
 
 const DAY_MS = 86_400_000;
+/** How far ahead of this service's clock a client's `since` may be (clocks differ a little). */
+const SINCE_CLOCK_SKEW_MS = 5 * 60_000;
 const DEFAULT_PAGE_SIZE = 100;
 /** A position is a recording time, optionally followed by `#<changeId>`. */
 const POSITION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z(#[\x21-\x7e]{1,200})?$/;
@@ -70,6 +72,18 @@ export async function changesFor(caller: Caller, query: ChangesQuery, now = Date
   if (query.cursor && query.since) {
     throw new ValidationError([
       { in: 'query', path: '$.since', rule: 'exclusive', message: 'give a cursor or since, not both' },
+    ]);
+  }
+  // A cursor that far ahead would pass over every change recorded until then, unseen: a client's mistake.
+  if (query.since && query.since > new Date(now + SINCE_CLOCK_SKEW_MS).toISOString()) {
+    throw new ValidationError([
+      {
+        in: 'query',
+        path: '$.since',
+        rule: 'not_future',
+        message:
+          'is in the future: no change is recorded after it yet, and following from it would skip those that will be',
+      },
     ]);
   }
   // A time sorts before every change recorded at it (their positions go on with `#<changeId>`).

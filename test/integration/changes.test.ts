@@ -281,6 +281,11 @@ describe('the change feed', () => {
       token: admin,
     });
     expect(both.status).toBe(400);
+    const future = await api.call('GET', '/api/v1/changes?since=2099-01-01T00:00:00Z', { token: admin });
+    expect(future.status).toBe(400);
+    expect(future.body.errors[0]).toMatchObject({ in: 'query', path: '$.since', rule: 'not_future' });
+    const justNow = new Date(Date.now() + 1000).toISOString();
+    expect((await api.call('GET', `/api/v1/changes?since=${justNow}`, { token: admin })).status).toBe(200);
     const unauthenticated = await api.call('GET', '/api/v1/changes');
     expect(unauthenticated.status).toBe(401);
   });
