@@ -10,6 +10,7 @@ import {
   JSON_BODY,
   type OperationDeclaration,
   type ResponseContract,
+  requestContract,
 } from './operation.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -93,8 +94,9 @@ function parameters(contract: OperationDeclaration, route: Route) {
       });
     }
   };
-  add(contract.request.path, 'path');
-  add(contract.request.query, 'query');
+  const request = requestContract(contract);
+  add(request.path, 'path');
+  add(request.query, 'query');
   return params;
 }
 
@@ -120,7 +122,7 @@ function response(contract: ResponseContract) {
 
 function operationObject(route: Route) {
   const contract: OperationDeclaration = route.operation;
-  const { body, bodyOptional, examples, bodyFormat = JSON_BODY } = contract.request;
+  const { body, bodyOptional, examples, bodyFormat = JSON_BODY } = requestContract(contract);
   return {
     operationId: route.id ?? contract.name,
     summary: route.summary ?? contract.summary,

@@ -5,7 +5,7 @@
  * them, and a handler is built from its own declaration (`handle(declaration, …)`), so it validates with
  * exactly the schemas the reference shows and cannot claim another operation's name.
  */
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import type { BackgroundJobName, QueueName } from './background-jobs.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -89,14 +89,39 @@ export interface RawBody {
 export const JSON_BODY: BodyFormat = { mediaType: 'application/json', maxBytes: 256 * 1024 };
 
 export interface RequestContract {
+  /** None: a write (any route but GET) takes no body or `{}` (requestContract); a GET's body is not read. */
   body?: z.ZodMiniType;
   /** A body may be left out entirely (DELETE sends `{}` or nothing). */
   bodyOptional?: boolean;
   /** Default: JSON of at most 256 KiB (JSON_BODY). An XML body reaches the schema as its text, bytes as RawBody. */
   bodyFormat?: BodyFormat;
+  /** None: the operation takes no query parameter, so any is a 400 (requestContract). */
   query?: z.ZodMiniType;
   path?: z.ZodMiniType;
   examples?: Record<string, { summary: string; value: unknown }>;
+}
+
+/** The query of an operation that declares none: no parameter at all (any is a 400, unrecognized_key). */
+export const NO_QUERY = z.strictObject({});
+/** The body of a write that declares none: nothing, or `{}` (any field is a 400, unrecognized_key). */
+export const NO_BODY_FIELDS = z.strictObject({});
+
+/**
+ * The request an operation validates and the reference shows: its declaration, where a part it leaves out
+ * means "none", never "anything". Without a query schema it takes no query parameter; a write (a route
+ * other than GET) without a body schema takes no body, or `{}`, as a DELETE with `bodyOptional` does. So
+ * an unknown parameter or field is a 400 naming it on every route alike.
+ */
+export function requestContract(
+  operation: Pick<OperationDeclaration, 'request'> & { routes?: readonly RouteDeclaration[] },
+): RequestContract {
+  const { request } = operation;
+  const writes = operation.routes?.some((route) => route.method !== 'GET') ?? false;
+  return {
+    ...request,
+    query: request.query ?? NO_QUERY,
+    ...(request.body === undefined && writes ? { body: NO_BODY_FIELDS, bodyOptional: true } : {}),
+  };
 }
 
 /** What the stack needs to build a function: an operation's, or a background job's. */
@@ -146,17 +171,18 @@ export const problem = (description: string): ResponseContract => ({ description
 export function documentedResponses(operation: OperationDeclaration): Record<number, ResponseContract> {
   const withSession = operation.authenticated !== false;
   const changes = operation.routes.some((route) => route.method !== 'GET');
+  const request = requestContract(operation);
   const responses: Record<number, ResponseContract> = {
     400: problem(
-      operation.request.body
+      request.body
         ? 'Invalid input: `errors` names each field (JSON path) and the rule it breaks'
         : 'A path or query parameter that is not valid (or not well-formed percent-encoded UTF-8)',
     ),
     500: problem('A bug: the body carries only the requestId to quote'),
     503: problem('Temporarily unavailable (throttling); retry after Retry-After seconds'),
   };
-  if (operation.request.body) {
-    const { mediaType, maxBytes } = operation.request.bodyFormat ?? JSON_BODY;
+  if (request.body) {
+    const { mediaType, maxBytes } = request.bodyFormat ?? JSON_BODY;
     responses[413] = problem(`The body is larger than ${maxBytes / 1024} KiB`);
     responses[415] = problem(`The body is not sent as ${mediaType}`);
   }

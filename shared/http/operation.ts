@@ -9,7 +9,7 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
-import type { OperationDeclaration } from '#shared/api/operation.ts';
+import { type OperationDeclaration, requestContract } from '#shared/api/operation.ts';
 import { metered } from '#shared/clients/capacity-meter.ts';
 import { withInvocation } from '#shared/clients/invocation.ts';
 import type { Caller } from '#shared/domain/user.ts';
@@ -59,7 +59,8 @@ export interface ParsedEvent extends HttpEvent {
   prefetched?: Promise<unknown>;
 }
 
-type Declared = Pick<OperationDeclaration, 'name' | 'authenticated' | 'idempotent' | 'request'>;
+type Declared = Pick<OperationDeclaration, 'name' | 'authenticated' | 'idempotent' | 'request'> &
+  Partial<Pick<OperationDeclaration, 'routes'>>;
 
 /** A read started beside the session check: the validated input and the principal the token names. */
 type Prefetch<D extends Pick<OperationDeclaration, 'request'>, P> = (
@@ -90,7 +91,8 @@ export function handle<D extends Declared, P>(
     | [{ prefetch: Prefetch<D, P> }, (request: OperationRequest<D, P>) => Promise<HttpResult>]
 ): HttpHandler {
   const [options, handleRequest] = rest.length === 1 ? [{}, rest[0]] : rest;
-  const { body, bodyOptional, bodyFormat, query, path } = declaration.request;
+  // What the declaration leaves out is taken as none: unknown parameters and fields are a 400.
+  const { body, bodyOptional, bodyFormat, query, path } = requestContract(declaration);
   const inputOf = (event: ParsedEvent) =>
     (event.input ?? { body: undefined, query: undefined, path: undefined }) as OperationInput<D>;
   const prefetch = 'prefetch' in options ? options.prefetch : undefined;

@@ -30,6 +30,21 @@ describe('the interactive reference', () => {
     expect(response.body).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
   });
 
+  it('takes no query parameters: any is a 400 naming it', async () => {
+    for (const path of [
+      '/api/v1/swagger/openapi.json',
+      '/api/v1/swagger/',
+      '/api/v1/swagger/swagger-ui.css',
+    ]) {
+      const response = await api.call('GET', `${path}?x=1`);
+      expect(response.status, path).toBe(400);
+      expect(response.headers.get('content-type')).toBe('application/problem+json');
+      expect(response.body.errors).toEqual([
+        expect.objectContaining({ in: 'query', path: '$.x', rule: 'unrecognized_key' }),
+      ]);
+    }
+  });
+
   it('serves Swagger UI from swagger-ui-dist itself (no CDN), with its media types', async () => {
     const script = await api.call('GET', '/api/v1/swagger/swagger-ui-bundle.js');
     expect(script.status).toBe(200);

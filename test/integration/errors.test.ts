@@ -96,4 +96,32 @@ describe('problem+json for every failure', () => {
     expectProblem(page, 400, 'VALIDATION_FAILED');
     expect(page.body.errors[0]).toMatchObject({ in: 'query', path: '$.pageSize' });
   });
+
+  it('routes that declare no query or body take none: an unknown parameter or field is a 400 naming it', async () => {
+    const missing = '6F1B2C3D-4E5F-4A6B-8C7D-9E0F1A2B3C4D';
+    const cases: [string, string, unknown, string, string][] = [
+      ['GET', '/api/v1/admin/settings?x=1', undefined, 'query', '$.x'],
+      ['PUT', '/api/v1/users/me/password?x=1', { oldPassword: 'a', newPassword: 'b' }, 'query', '$.x'],
+      ['DELETE', `/api/v1/admin/sessions/${missing}`, { a: 1 }, 'body', '$.a'],
+      ['POST', `/api/v1/items/${missing}/restore`, { a: 1 }, 'body', '$.a'],
+      ['DELETE', `/api/v1/trash/${missing}?x=1`, undefined, 'query', '$.x'],
+    ];
+    for (const [method, path, body, location, field] of cases) {
+      const response = await api.call(method, path, { token, ...(body === undefined ? {} : { body }) });
+      expectProblem(response, 400, 'VALIDATION_FAILED');
+      expect(response.body.errors, `${method} ${path}`).toEqual([
+        expect.objectContaining({ in: location, path: field, rule: 'unrecognized_key' }),
+      ]);
+    }
+    // Without a body, or with {}, such a write goes on (here: to a 404, no such session).
+    for (const body of [undefined, {}]) {
+      const ended = await api.call('DELETE', `/api/v1/admin/sessions/${missing}`, {
+        token,
+        ...(body === undefined ? {} : { body }),
+      });
+      expectProblem(ended, 404, 'SESSION_NOT_FOUND');
+    }
+    // No route: the 404 is not turned into a 400 by the query.
+    expectProblem(await api.call('GET', '/api/v1/nothing-here?x=1', { token }), 404, 'ROUTE_NOT_FOUND');
+  });
 });

@@ -249,6 +249,59 @@ describe('webhooks', () => {
     const badEvent = await register(admin, { url: receiver.url, events: ['node.exploded'] });
     expect(badEvent.status).toBe(400);
   });
+
+  it('refuses unknown or bad query parameters and body fields like every route, naming them', async () => {
+    const refused = (
+      response: { status: number; headers: Headers; body: any },
+      error: Record<string, string>,
+    ) => {
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toBe('application/problem+json');
+      expect(response.body.code).toBe('VALIDATION_FAILED');
+      expect(response.body.errors).toEqual([expect.objectContaining(error)]);
+    };
+    // The list has no paging: pageSize and cursor are parameters it does not take.
+    for (const query of ['pageSize=0', 'pageSize=-1', 'pageSize=abc', 'pageSize=5000', 'cursor=x', 'foo=1']) {
+      const name = query.split('=')[0] as string;
+      refused(await api.call('GET', `/api/v1/webhooks?${query}`, { token: admin }), {
+        in: 'query',
+        path: `$.${name}`,
+        rule: 'unrecognized_key',
+      });
+    }
+    expect((await api.call('GET', '/api/v1/webhooks', { token: admin })).status).toBe(200);
+
+    const made = await register(admin, { url: receiver.url, description: 'strict input' });
+    expect(made.status, made.text).toBe(201);
+    const hook = `/api/v1/webhooks/${made.body.webhookId}`;
+    const before = (await api.call('GET', hook, { token: admin })).body;
+    refused(await api.call('POST', `${hook}/secret`, { token: admin, body: { a: 1 } }), {
+      in: 'body',
+      path: '$.a',
+      rule: 'unrecognized_key',
+    });
+    refused(await api.call('POST', `${hook}/secret`, { token: admin, body: [] }), { in: 'body', path: '$' });
+    refused(await api.call('GET', `${hook}?foo=1`, { token: admin }), { in: 'query', path: '$.foo' });
+    refused(await api.call('DELETE', `${hook}`, { token: admin, body: { a: 1 } }), {
+      in: 'body',
+      path: '$.a',
+    });
+    const replay = `${hook}/deliveries/2024-01-01T00:00:00.000Z_x/replay`;
+    refused(await api.call('POST', replay, { token: admin, body: { a: 1 } }), { in: 'body', path: '$.a' });
+    // Nothing changed: the secret was not rotated, the endpoint not deleted.
+    expect((await api.call('GET', hook, { token: admin })).body).toEqual(before);
+    // The delivery log pages: a bad page size, or a cursor it did not issue, is a 400 too.
+    refused(await api.call('GET', `${hook}/deliveries?pageSize=0`, { token: admin }), {
+      in: 'query',
+      path: '$.pageSize',
+    });
+    const foreignCursor = await api.call('GET', `${hook}/deliveries?cursor=x`, { token: admin });
+    expect(foreignCursor.status).toBe(400);
+    // Without a body, or with {}, these still work.
+    const rotated = await api.call('POST', `${hook}/secret`, { token: admin, body: {} });
+    expect(rotated.status, rotated.text).toBe(200);
+    expect((await api.call('DELETE', hook, { token: admin })).status).toBe(204);
+  });
 });
 
 describe('webhooks on a stack that does not allow loopback', () => {

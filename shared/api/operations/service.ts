@@ -42,6 +42,7 @@ export const routeNotFound = defineOperation({
   summary: 'Any other request',
   tag: 'Common',
   authenticated: false,
-  request: {},
+  // Any query: no route took the request, so none of its parameters is judged (the 404 or 405 says why).
+  request: { query: z.unknown() },
   responses: { 404: problem('No such route'), 405: problem('Method not allowed on this path (see Allow)') },
 });

@@ -53,6 +53,9 @@ export const listWebhooks = defineOperation({
   routes: [{ method: 'GET', path: WEBHOOKS }],
   access: authenticated('read'),
   summary: 'The webhook endpoints the caller manages',
+  description:
+    'All of them in one answer, oldest first: the list has no paging, so it takes no query parameter ' +
+    '(`pageSize`, `cursor` or any other is a 400 naming it).',
   tag: 'Common',
   request: {},
   responses: { 200: { description: 'The endpoints, oldest first', body: webhooksPageSchema } },
