@@ -9,6 +9,7 @@ import { downloadFile as download } from '#shared/services/file-download.ts';
 export const handler = handle(downloadFile, async ({ caller, path, query, event }) => {
   const answer = await download(caller, path.documentId, query.draft, {
     range: header(event, 'range'),
+    ifRange: header(event, 'if-range'),
     ifNoneMatch: header(event, 'if-none-match'),
   });
   const common = { ...DOWNLOAD_SAFETY_HEADERS, etag: answer.etag, 'accept-ranges': 'bytes' };

@@ -5,7 +5,7 @@
  */
 import { presignedFileUrl, readFileRange } from '#shared/data/file-reads.ts';
 import { attachmentDisposition } from '#shared/domain/attachment-disposition.ts';
-import { type ByteRange, byteRangeOf } from '#shared/domain/byte-range.ts';
+import { type ByteRange, byteRangeOf, ifRangeHolds } from '#shared/domain/byte-range.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
 import { servingContentType } from '#shared/domain/file-names.ts';
 import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
@@ -33,7 +33,7 @@ export async function downloadFile(
   caller: Caller,
   documentId: string,
   draft: boolean,
-  request: { range?: string; ifNoneMatch?: string },
+  request: { range?: string; ifRange?: string; ifNoneMatch?: string },
 ): Promise<Download> {
   const document = await getNode(caller, documentId, draft);
   const fileInfo = document.fields.fileInfo as StoredFileInfo | null | undefined;
@@ -45,7 +45,8 @@ export async function downloadFile(
   if (request.ifNoneMatch && matchesEtag(request.ifNoneMatch, etag)) return { kind: 'notModified', etag };
   const contentType = servingContentType(fileInfo.contentType);
   const disposition = attachmentDisposition(fileInfo.name);
-  const range = byteRangeOf(request.range, size);
+  // An If-Range that does not name this file (it has an ETag, no Last-Modified) means the whole file.
+  const range = ifRangeHolds(request.ifRange, { etag }) ? byteRangeOf(request.range, size) : null;
   const length = range ? range.end - range.start + 1 : size;
   if (length > INLINE_DOWNLOAD_MAX_BYTES) {
     const url = await presignedFileUrl(

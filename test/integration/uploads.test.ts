@@ -177,6 +177,29 @@ describe('the spec single-chunk upload and a FILE document', () => {
     expect(again.status).toBe(304);
   });
 
+  it('honours Range only while If-Range names the current file (strong ETag comparison)', async () => {
+    expect((await singleChunk('if-range-1', 'range.txt', 'hello world', 'text/plain')).status).toBe(200);
+    const created = await api.call('POST', '/api/v1/items', {
+      token,
+      body: fileDocument('if-range-1', 'range.txt'),
+    });
+    expect(created.status, created.text).toBe(200);
+    const etag = `"${sha256(Buffer.from('hello world'))}"`;
+    const matching = await download(created.body.nodeId, { range: 'bytes=0-1', 'if-range': etag });
+    expect(matching.status).toBe(206);
+    expect(matching.text).toBe('he');
+    expect(matching.headers.get('content-range')).toBe('bytes 0-1/11');
+    for (const ifRange of ['"nope"', `W/${etag}`, 'Sun, 06 Nov 1994 08:49:37 GMT', 'garbage']) {
+      const whole = await download(created.body.nodeId, { range: 'bytes=0-1', 'if-range': ifRange });
+      expect(whole.status, ifRange).toBe(200);
+      expect(whole.text).toBe('hello world');
+      expect(whole.headers.get('content-range')).toBeNull();
+    }
+    // Not the current file: Range is ignored, so a range outside it is no 416 either.
+    const outside = await download(created.body.nodeId, { range: 'bytes=100-', 'if-range': '"nope"' });
+    expect(outside.status).toBe(200);
+  });
+
   it('takes resumable.js multipart forms (field "file") as well as raw bodies', async () => {
     const form = new FormData();
     form.append('resumableChunkNumber', '1');

@@ -125,7 +125,8 @@ export const downloadFile = defineOperation({
     'The file, always as an attachment (Content-Disposition) and never rendered from this origin: HTML, SVG, XML ' +
     'and scripts are served as application/octet-stream, with X-Content-Type-Options: nosniff and a sandboxing ' +
     'Content-Security-Policy. ETag is the SHA-256 of the content; If-None-Match answers 304. One byte range ' +
-    '(Range: bytes=a-b, a-, -n) answers 206; several ranges answer the whole file. Up to 4 MiB (of the file, or ' +
+    '(Range: bytes=a-b, a-, -n) answers 206; several ranges answer the whole file, and so does an If-Range that ' +
+    'is not the current ETag (strong comparison: a weak tag or a date never matches). Up to 4 MiB (of the file, or ' +
     'of the range asked for) is answered directly; beyond, a 302 to a presigned URL of the file store, valid ' +
     "for 5 minutes, that answers the same Content-Type and Content-Disposition (its ETag is the store's own) " +
     'and honours Range. `draft=false` serves the published version.',
