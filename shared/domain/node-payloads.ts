@@ -3,7 +3,7 @@
  * them: one source.
  */
 import * as z from 'zod/mini';
-import { named, uuidSchema } from '#shared/domain/schema-parts.ts';
+import { named, objectNameSchema, uuidSchema } from '#shared/domain/schema-parts.ts';
 import { bodyError } from './errors.ts';
 import type { NodeKind } from './node-kinds/kind.ts';
 import { KINDS, NODE_TYPE_NAMES, type NodeTypeDefinition } from './node-types.ts';
@@ -16,14 +16,7 @@ export const LIMITS = {
 
 const nodeIdSchema = uuidSchema;
 
-const notBlank = (s: string) => s.trim().length > 0;
-
-const nameSchema = z
-  .string()
-  .check(
-    z.maxLength(LIMITS.nameLength),
-    z.refine(notBlank, { message: 'must not be empty or blank', params: { rule: 'not_blank' } }),
-  );
+const nameSchema = objectNameSchema(LIMITS.nameLength);
 
 /**
  * A parent reference; the rest of a name element is tolerated, so the parent of a list element or of a

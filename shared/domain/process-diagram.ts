@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { coordinateSchema, extentSchema, sequenceNumberSchema } from './node-kinds/task.ts';
-import { named, uuidSchema } from './schema-parts.ts';
+import { named, objectNameSchema, uuidSchema } from './schema-parts.ts';
 
 /** How many tasks one add-nodes call takes, and edges with them; the body may then be up to 1 MiB. */
 export const DIAGRAM_LIMITS = {
@@ -32,13 +32,7 @@ export const taskNodePayloadSchema = named(
   z.strictObject({
     '@type': z.literal('TaskNode'),
     nodeType: z.literal('TASK'),
-    name: z.string().check(
-      z.maxLength(255),
-      z.refine((s) => s.trim().length > 0, {
-        message: 'must not be empty or blank',
-        params: { rule: 'not_blank' },
-      }),
-    ),
+    name: objectNameSchema(255),
     sequenceNumber: sequenceNumberSchema,
     topLeftX: coordinateSchema,
     topLeftY: coordinateSchema,

@@ -16,6 +16,27 @@ export const calendarDateSchema = z.iso.date({
 });
 export const countSchema = z.int().check(z.minimum(0));
 
+/** C0 control characters and DEL, but tab, line feed and carriage return (a diagram's labels break lines). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job.
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/**
+ * An object's name: 1 to `maxLength` characters, not only blanks, and no control character (a NUL or an
+ * escape in a name is never meant, and breaks what shows or exports it).
+ */
+export const objectNameSchema = (maxLength: number) =>
+  z.string().check(
+    z.maxLength(maxLength),
+    z.refine((s) => s.trim().length > 0, {
+      message: 'must not be empty or blank',
+      params: { rule: 'not_blank' },
+    }),
+    z.refine((s) => !CONTROL_CHARACTER.test(s), {
+      message: 'must not hold control characters (tab and line breaks excepted)',
+      params: { rule: 'control_characters' },
+    }),
+  );
+
 /**
  * Gives a schema its name in the API reference (a JSON Schema `title`, kept in zod's registry of
  * metadata): the reference lists it as a named component and refers to it wherever it is a request or

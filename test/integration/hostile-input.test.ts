@@ -214,6 +214,23 @@ describe('JSON bodies', () => {
     expect(surrogate.body.errors).toEqual([expect.objectContaining({ path: '$.name', rule: 'unicode' })]);
   });
 
+  it('a name with a control character: 400 naming it, nothing created; tabs and line breaks are kept', async () => {
+    for (const name of ['nul\u0000here', 'escape\u001b[31m', 'delete\u007f']) {
+      const refused = await api.call('POST', '/api/v1/items', { token, body: folder(environmentId, name) });
+      expectProblem(refused, 400);
+      expect(refused.body.errors).toEqual([
+        expect.objectContaining({ path: '$.name', rule: 'control_characters' }),
+      ]);
+    }
+    const listed = await api.call('GET', `/api/v1/list/${environmentId}?pageSize=1000`, { token });
+    expect((listed.body.results as { name: string }[]).some((e) => /nul|escape|delete/.test(e.name))).toBe(
+      false,
+    );
+    const kept = await create({}, { name: 'Two\tlines\r\nof a label' });
+    expect(kept.status).toBe(200);
+    expect(kept.body.name).toBe('Two\tlines\r\nof a label');
+  });
+
   it('what a client may send is kept exactly: ordinary keys, exact numbers, any Unicode', async () => {
     const extensions = {
       count: 9007199254740991,
