@@ -7,7 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLOW_CALL_MS } from '#infra/local/local-dynamodb.ts';
 import { feedSettled } from './helpers/feed.ts';
-import { createNode, createOfType, defaultEnvironmentId, folder, urlDocument } from './helpers/library.ts';
+import {
+  chain,
+  createNode,
+  createOfType,
+  defaultEnvironmentId,
+  folder,
+  urlDocument,
+} from './helpers/library.ts';
 import { createUser, grant, PASSWORD } from './helpers/personas.ts';
 import { type ApiClient, startTestStack, type TestStack } from './helpers/test-stack.ts';
 
@@ -129,29 +136,7 @@ describe('the change feed', () => {
     const start = (await follow(admin)).cursor;
     // 60 tasks in a chain: more writes than one transaction holds, so they are staged as a batch.
     const count = 60;
-    const tasks = Array.from({ length: count }, (_, i) => ({
-      '@type': 'TaskNode',
-      nodeType: 'TASK',
-      name: `Batched ${i}`,
-      sequenceNumber: i + 1,
-      topLeftX: 100 + i * 150,
-      topLeftY: 80,
-      width: 100,
-      height: 80,
-      editId: `b${i}`,
-      ...(i + 1 < count
-        ? {
-            edges: [
-              {
-                sourceNodeId: `b${i}`,
-                sourcePortPoint: { x: 200 + i * 150, y: 120 },
-                targetNodeId: `b${i + 1}`,
-                targetPortPoint: { x: 250 + i * 150, y: 120 },
-              },
-            ],
-          }
-        : {}),
-    }));
+    const tasks = chain(count, 'b');
     const added = await api.call('POST', `/api/v1/process/nodes?process=${process.nodeId}&draft=true`, {
       token: admin,
       body: tasks,

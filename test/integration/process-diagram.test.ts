@@ -3,9 +3,9 @@
  * tasks as nodes through /items; edges added and removed; batches too large for one transaction never seen
  * half-done; two clients adding tasks at once lose nothing.
  */
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { paginateScan } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { createOfType } from './helpers/library.ts';
+import { chain, createOfType, taskNodes } from './helpers/library.ts';
 import { createUser, grant, PASSWORD } from './helpers/personas.ts';
 import { type ApiClient, type TestStack, tableClient, withAdminSession } from './helpers/test-stack.ts';
 
@@ -18,52 +18,24 @@ withAdminSession((session) => {
   ({ ctx, api, token, environmentId } = session);
 });
 
-const newProcess = async (name = 'Order to cash') => createOfType(api, token, environmentId, 'PROCESS', name);
-
-interface TaskSpec {
-  editId: string;
-  name?: string;
-  sequenceNumber?: number;
-  edges?: { from?: string; to: string }[];
+/** Every item of the table (a scan answers at most 1 MB a page, and the table holds the change feed too). */
+async function scanAll(entity?: string): Promise<Record<string, unknown>[]> {
+  const { client, TableName } = tableClient(ctx.stack);
+  const filter = entity
+    ? { FilterExpression: 'entity = :entity', ExpressionAttributeValues: { ':entity': entity } }
+    : {};
+  const items: Record<string, unknown>[] = [];
+  for await (const page of paginateScan({ client }, { TableName, ...filter }))
+    items.push(...(page.Items ?? []));
+  return items;
 }
 
-/** Task nodes of spec §2.3, laid out in a row; each edge goes from its task to `to`. */
-const taskNodes = (specs: TaskSpec[]) =>
-  specs.map((spec, i) => ({
-    '@type': 'TaskNode',
-    nodeType: 'TASK',
-    name: spec.name ?? `Task ${spec.editId}`,
-    sequenceNumber: spec.sequenceNumber ?? i + 1,
-    topLeftX: 100 + i * 150,
-    topLeftY: 80,
-    width: 100,
-    height: 80,
-    editId: spec.editId,
-    ...(spec.edges
-      ? {
-          edges: spec.edges.map((edge) => ({
-            sourceNodeId: edge.from ?? spec.editId,
-            sourcePortPoint: { x: 200 + i * 150, y: 120 },
-            targetNodeId: edge.to,
-            targetPortPoint: { x: 250 + i * 150, y: 120 },
-          })),
-        }
-      : {}),
-  }));
+const newProcess = async (name = 'Order to cash') => createOfType(api, token, environmentId, 'PROCESS', name);
 
 const addNodes = (processId: string, body: unknown, as = token) =>
   api.call('POST', `/api/v1/process/nodes?process=${processId}&draft=true`, { token: as, body });
 const diagram = async (processId: string) =>
   (await api.call('GET', `/api/v1/process/processes/${processId}`, { token })).body;
-
-/** A chain of `count` tasks, each with an edge to the next. */
-const chain = (count: number, prefix = 't') =>
-  taskNodes(
-    Array.from({ length: count }, (_, i) => ({
-      editId: `${prefix}${i}`,
-      ...(i + 1 < count ? { edges: [{ to: `${prefix}${i + 1}` }] } : {}),
-    })),
-  );
 
 describe('adding task nodes (spec §4.3)', () => {
   it('answers the tasks in request order, placed, and moves the process to its next version', async () => {
@@ -228,24 +200,9 @@ describe('tasks are nodes', () => {
     expect(after.tasks.map((t: { nodeId: string }) => t.nodeId)).toEqual([first.nodeId, third.nodeId]);
     expect(after.edges).toEqual([]);
     expect((await api.call('GET', `/api/v1/list/${process.nodeId}`, { token })).body.totalRecords).toBe(2);
-    const { client, TableName } = tableClient(ctx.stack);
-    const edgeItems = await client.send(
-      new ScanCommand({
-        TableName,
-        FilterExpression: 'entity = :edge',
-        ExpressionAttributeValues: { ':edge': 'Edge' },
-      }),
-    );
-    expect((edgeItems.Items ?? []).filter((e) => e.PK === `NODE#${process.nodeId}`)).toEqual([]);
+    expect((await scanAll('Edge')).filter((e) => e.PK === `NODE#${process.nodeId}`)).toEqual([]);
     // They wait in the trash with the task, to come back if it is restored.
-    const trashed = await client.send(
-      new ScanCommand({
-        TableName,
-        FilterExpression: 'entity = :edge',
-        ExpressionAttributeValues: { ':edge': 'TrashedEdge' },
-      }),
-    );
-    expect((trashed.Items ?? []).filter((e) => e.PK === `NODE#${process.nodeId}`)).toHaveLength(2);
+    expect((await scanAll('TrashedEdge')).filter((e) => e.PK === `NODE#${process.nodeId}`)).toHaveLength(2);
     expect((await api.call('POST', `/api/v1/items/${second.nodeId}/restore`, { token })).status).toBe(200);
     expect((await diagram(process.nodeId)).edges).toHaveLength(2);
   });
@@ -319,8 +276,7 @@ describe('edges', () => {
 
 /** Every item a batch wrote that still carries its batch id, with the batch records. */
 async function batchLeftovers(processId: string) {
-  const { client, TableName } = tableClient(ctx.stack);
-  const items = (await client.send(new ScanCommand({ TableName }))).Items ?? [];
+  const items = await scanAll();
   return items.filter(
     (item) =>
       (item.batchId && (item.parentId === processId || item.PK === `NODE#${processId}`)) ||
@@ -423,8 +379,7 @@ describe('more tasks than one transaction holds', () => {
 });
 
 async function diagramAncestors(processId: string): Promise<string[]> {
-  const { client, TableName } = tableClient(ctx.stack);
-  const items = (await client.send(new ScanCommand({ TableName }))).Items ?? [];
+  const items = await scanAll();
   const node = items.find((item) => item.PK === `NODE#${processId}` && item.SK === 'DRAFT');
   return node?.ancestorIds as string[];
 }

@@ -66,3 +66,43 @@ export async function createOfType(
         .nodeId;
   return createNode(api, token, { parent: { nodeId: parentId }, ...payload });
 }
+
+export interface TaskSpec {
+  editId: string;
+  name?: string;
+  sequenceNumber?: number;
+  edges?: { from?: string; to: string }[];
+}
+
+/** Task nodes of spec §2.3, laid out in a row; each edge goes from its task to `to`. */
+export const taskNodes = (specs: TaskSpec[]) =>
+  specs.map((spec, i) => ({
+    '@type': 'TaskNode',
+    nodeType: 'TASK',
+    name: spec.name ?? `Task ${spec.editId}`,
+    sequenceNumber: spec.sequenceNumber ?? i + 1,
+    topLeftX: 100 + i * 150,
+    topLeftY: 80,
+    width: 100,
+    height: 80,
+    editId: spec.editId,
+    ...(spec.edges
+      ? {
+          edges: spec.edges.map((edge) => ({
+            sourceNodeId: edge.from ?? spec.editId,
+            sourcePortPoint: { x: 200 + i * 150, y: 120 },
+            targetNodeId: edge.to,
+            targetPortPoint: { x: 250 + i * 150, y: 120 },
+          })),
+        }
+      : {}),
+  }));
+
+/** A chain of `count` tasks, each with an edge to the next. */
+export const chain = (count: number, prefix = 't') =>
+  taskNodes(
+    Array.from({ length: count }, (_, i) => ({
+      editId: `${prefix}${i}`,
+      ...(i + 1 < count ? { edges: [{ to: `${prefix}${i + 1}` }] } : {}),
+    })),
+  );
