@@ -204,7 +204,7 @@ describe('POST /api/v1/items', () => {
     ]);
   });
 
-  it('requires url for URL documents and refuses system roots', async () => {
+  it('requires an http(s) url for URL documents, intranet links included, and refuses system roots', async () => {
     const documents = await createNode(api, token, folder(environmentId, 'Links'));
     const { url: _url, ...noUrl } = urlDocument(documents.nodeId);
     const response = await api.call('POST', '/api/v1/items', { token, body: noUrl });
@@ -217,6 +217,28 @@ describe('POST /api/v1/items', () => {
     });
     expect(badUrl.status).toBe(400);
     expect(badUrl.body.errors[0].path).toBe('$.url');
+    for (const url of ['ftp://files.example.com/a', 'http:/missing-slash', 'https://exa mple.com/']) {
+      const refused = await api.call('POST', '/api/v1/items', {
+        token,
+        body: { ...urlDocument(documents.nodeId), url },
+      });
+      expect(refused.status, url).toBe(400);
+      expect(refused.body.errors[0].path).toBe('$.url');
+    }
+    // Links within a company's network: single-label hosts, ports, IP addresses.
+    for (const url of [
+      'https://intranet/wiki/Travel',
+      'http://sharepoint:8080/sites/hr',
+      'http://10.1.2.3/policy.pdf',
+    ]) {
+      const created = await api.call('POST', '/api/v1/items', {
+        token,
+        body: { ...urlDocument(documents.nodeId, 'Intranet link'), url },
+      });
+      expect(created.status, created.text).toBe(200);
+      const read = await api.call('GET', `/api/v1/items/${created.body.nodeId}?detail=true`, { token });
+      expect(read.body.url).toBe(url);
+    }
 
     const root = await api.call('POST', '/api/v1/items', {
       token,

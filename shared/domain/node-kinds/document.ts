@@ -39,6 +39,15 @@ const fileInfoViewSchema = z.object({
 
 const documentType = z.nullable(z.enum(DOCUMENT_TYPES));
 
+/**
+ * A URL document's link: any http or https URL, intranet hosts (`https://intranet/…`), ports and IP
+ * addresses included. The service never fetches it (only shows it), so there is nothing to guard against
+ * but other schemes, such as `javascript:`.
+ */
+const linkSchema = z
+  .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+  .check(z.maxLength(URL_MAX_LENGTH));
+
 export const DOCUMENT = defineKind({
   stored: z.object({
     documentType: z._default(documentType, null),
@@ -47,7 +56,7 @@ export const DOCUMENT = defineKind({
   }),
   payloadShape: {
     documentType: z.optional(documentType),
-    url: z.optional(z.nullable(z.httpUrl().check(z.maxLength(URL_MAX_LENGTH)))),
+    url: z.optional(z.nullable(linkSchema)),
     fileInfo: z.optional(z.nullable(fileInfoSchema)),
   },
   viewShape: {
