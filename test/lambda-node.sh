@@ -21,6 +21,9 @@ if [ ! -x "$dir/bin/node" ]; then
   (cd "$download" && npm pack --silent "node-$platform@$major" >/dev/null && tar xzf node-*.tgz)
   mkdir -p "$dir"
   cp -R "$download/package/." "$dir/"
+  # Removed here: the exec below replaces this shell, so an EXIT trap would never run (50 MB per fetch).
+  rm -rf "$download"
+  trap - EXIT
 fi
 
 echo "lambda-node: Node.js $("$dir/bin/node" --version), the Lambda runtime's major version" >&2

@@ -4,8 +4,6 @@
  * Chromium when it is missing; on a machine without it this file says so and runs nothing.
  */
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../integration/helpers/test-stack.ts';
@@ -71,7 +69,6 @@ describe.runIf(hasChromium)('Swagger UI in Chromium', () => {
     await expect
       .poll(() => listOperation.locator('.live-responses-table').textContent())
       .toContain('"totalRecords": 1');
-    await page.screenshot({ path: join(tmpdir(), 'swagger-ui.png'), fullPage: true });
     expect(failedRequests).toEqual([]);
   });
 });
