@@ -77,7 +77,8 @@ export const createNodePayloadSchema = named(
 export const updateNodePayloadSchema = named(
   z.strictObject({
     nodeId: nodeIdSchema,
-    nodeVersionId: z.string().check(z.minLength(1), z.maxLength(64)),
+    // Issued as an upper-case UUID; quoted in any letter case, as nodeIds are.
+    nodeVersionId: uuidSchema,
     parent: z.optional(z.nullable(parentSchema)),
     ...writableFields,
     version: z.optional(z.unknown()),

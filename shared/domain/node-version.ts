@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { listPageOf } from './list-element.ts';
 import { NODE_STATUSES, type Node } from './node.ts';
-import { named } from './schema-parts.ts';
+import { named, uuidSchema } from './schema-parts.ts';
 
 export const versionElementSchema = named(
   z.strictObject({
@@ -35,5 +35,6 @@ export const toVersionElement = (node: Node, current: boolean): VersionElement =
 });
 
 /** The body of publish and restore: the nodeVersionId the caller saw (or If-Match instead). */
-export const versionQuotePayloadSchema = z.strictObject({ nodeVersionId: z.optional(z.string()) });
+/** The version a write quotes: a nodeVersionId as the service issues them (any letter case). */
+export const versionQuotePayloadSchema = z.strictObject({ nodeVersionId: z.optional(uuidSchema) });
 export type VersionQuotePayload = z.output<typeof versionQuotePayloadSchema>;

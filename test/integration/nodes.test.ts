@@ -430,6 +430,19 @@ describe('PUT /api/v1/items/{nodeId}', () => {
     });
     const current = await api.call('GET', `/api/v1/items/${documents.nodeId}`, { token });
     expect(current.body).toEqual(first.body);
+    // Not a nodeVersionId at all: 400 naming it. The current one in lower case: it is the current one.
+    const malformed = await api.call('PUT', `/api/v1/items/${documents.nodeId}`, {
+      token,
+      body: { ...current.body, name: 'Third', nodeVersionId: 'x' },
+    });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.errors[0]).toMatchObject({ path: '$.nodeVersionId' });
+    const lowerCase = await api.call('PUT', `/api/v1/items/${documents.nodeId}`, {
+      token,
+      body: { ...current.body, name: 'Third', nodeVersionId: current.body.nodeVersionId.toLowerCase() },
+    });
+    expect(lowerCase.status, lowerCase.text).toBe(200);
+    expect(lowerCase.body.name).toBe('Third');
   });
 
   it('honours If-Match with 412 and the current ETag', async () => {
