@@ -33,10 +33,16 @@ export interface CursorRequest {
   cursor?: string | undefined;
 }
 
+/** Reads one page may take to fill up when `read` leaves items out (filters, ends the caller may not read). */
+const MAX_READS_PER_PAGE = 5;
+
 /**
  * One page of a partition read a page at a time (`read` reads at most `limit` and says where the next
- * page starts). No count is kept of these collections, so totalRecords is the number of items up to this
- * page's end, plus one while more follow (totalRecordsExact false), and exact on the last page.
+ * page starts). A read whose items were left out (a filter, ends the caller may not read) is followed by
+ * more reads, up to MAX_READS_PER_PAGE, so a page is short only where a collection is mostly hidden, and
+ * never empty while its first reads find something. No count is kept of these collections, so
+ * totalRecords is the number of items up to this page's end, plus one while more follow
+ * (totalRecordsExact false), and exact on the last page.
  */
 export async function cursorPage<T>(
   list: string,
@@ -48,18 +54,23 @@ export async function cursorPage<T>(
   const fingerprint = queryFingerprint({ list, sortKey });
   const position = cursor ? decodeCursor(cursor, fingerprint) : undefined;
   const currentPage = position?.page ?? 1;
-  const page = await read(pageSize, position?.after);
-  const seen = (position?.seen ?? 0) + page.results.length;
+  const results: T[] = [];
+  let next = position?.after;
+  for (let reads = 0; reads < MAX_READS_PER_PAGE; reads++) {
+    const page = await read(pageSize - results.length, next);
+    results.push(...page.results);
+    next = page.next;
+    if (!next || results.length >= pageSize) break;
+  }
+  const seen = (position?.seen ?? 0) + results.length;
   return {
-    totalRecords: seen + (page.next ? 1 : 0),
-    totalRecordsExact: !page.next,
+    totalRecords: seen + (next ? 1 : 0),
+    totalRecordsExact: !next,
     sortKey,
     order,
     pageSize,
     currentPage,
-    results: page.results,
-    nextCursor: page.next
-      ? encodeCursor({ after: page.next, page: currentPage + 1, seen }, fingerprint)
-      : null,
+    results,
+    nextCursor: next ? encodeCursor({ after: next, page: currentPage + 1, seen }, fingerprint) : null,
   };
 }

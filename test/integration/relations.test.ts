@@ -261,6 +261,22 @@ describe('deletes, restores, purges and publishes', () => {
     }
   });
 
+  it('a page of relations is filled past the links to deleted objects, never empty while more follow', async () => {
+    const process = await newProcess('Mostly deleted links');
+    const documents = (await Promise.all([1, 2, 3, 4].map((i) => newDocument(`Linked ${i}`)))).sort();
+    for (const document of documents)
+      expect((await link(process, 'documentedBy', document)).status).toBe(200);
+    // The links are kept in the order of the other end's id: delete the first three.
+    for (const document of documents.slice(0, 3)) {
+      expect((await api.call('DELETE', `/api/v1/items/${document}`, { token: admin, body: {} })).status).toBe(
+        200,
+      );
+    }
+    const first = await api.call('GET', `/api/v1/items/${process}/relations?pageSize=1`, { token: admin });
+    expect(first.status).toBe(200);
+    expect(first.body.results.map((r: { other: { id: string } }) => r.other.id)).toEqual([documents[3]]);
+  });
+
   it('deleting the linking process leaves the document counting nothing from it; a publish changes no count', async () => {
     const document = await newDocument();
     const process = await newProcess();
