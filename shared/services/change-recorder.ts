@@ -149,7 +149,9 @@ function changeOf(write: Write, committed: (ref: BatchRef) => boolean): Draft | 
     if (image === undefined) return false;
     const batch = batchOf(write, image);
     // A staging write (a batch's item written for the first time) is announced by the batch's commit.
-    return !batch || (before !== undefined && committed(batch));
+    // An object in the trash was visible (a staged one is never deleted), though a purge of its process
+    // may already have removed the batch's record.
+    return !batch || (before !== undefined && (committed(batch) || image.deleted === true));
   };
   if (sk === 'DRAFT') return nodeChange(before, after, visible);
   if (sk.startsWith('EDGE#')) {

@@ -171,6 +171,17 @@ describe('the change feed', () => {
     const later = (await follow(admin, cursor)).changes;
     expect(kindsOf(later, first?.nodeId as string)).toEqual(['UPDATED']);
     expect(kindsOf(later, second?.nodeId as string)).toEqual(['DELETED']);
+
+    // Purging the process purges its tasks for good, the batch's among them, its record included.
+    expect((await api.call('DELETE', `/api/v1/items/${process.nodeId}`, { token: admin })).status).toBe(200);
+    expect((await api.call('DELETE', `/api/v1/trash/${process.nodeId}`, { token: admin })).status).toBe(204);
+    await settled();
+    const purged = (await follow(admin, cursor, 200)).changes.filter((c) => c.kind === 'PURGED');
+    // The task deleted on its own before is an entry of the trash of its own, not purged with the process.
+    const expected = [process.nodeId, ...(added.body as { nodeId: string }[]).map((task) => task.nodeId)];
+    expect(new Set(purged.map((c) => c.nodeId))).toEqual(
+      new Set(expected.filter((id) => id !== second?.nodeId)),
+    );
   });
 
   it('shows a reader only what it may read, and its own grants', async () => {
