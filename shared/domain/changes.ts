@@ -18,6 +18,8 @@ export const CHANGE_KINDS = [
   'EDGE_CHANGED',
   'EDGE_REMOVED',
   'RELATION_LINKED',
+  /** A link's responsibility kinds changed (a kind added to or removed from a responsibility link). */
+  'RELATION_CHANGED',
   'RELATION_UNLINKED',
   'GRANTED',
   'GRANT_CHANGED',

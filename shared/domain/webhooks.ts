@@ -22,6 +22,7 @@ export const EVENT_TYPES = {
   EDGE_CHANGED: 'edge.changed',
   EDGE_REMOVED: 'edge.removed',
   RELATION_LINKED: 'relation.linked',
+  RELATION_CHANGED: 'relation.changed',
   RELATION_UNLINKED: 'relation.unlinked',
   GRANTED: 'grant.created',
   GRANT_CHANGED: 'grant.changed',

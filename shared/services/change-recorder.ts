@@ -165,12 +165,15 @@ function changeOf(write: Write, committed: (ref: BatchRef) => boolean): Draft | 
     };
   }
   if (sk.startsWith('REL#OUT#')) {
-    // A flip of `counted` (the other end deleted or restored) is bookkeeping, not a link or an unlink.
-    if (before && after) return undefined;
+    // A flip of `counted` (the other end deleted or restored) is bookkeeping; a change of a
+    // responsibility link's kinds is news.
+    const kindsChanged =
+      before && after && JSON.stringify(before.kinds ?? []) !== JSON.stringify(after.kinds ?? []);
+    if (before && after && !kindsChanged) return undefined;
     const [, , name, otherId] = sk.split('#');
     return {
       ...blank,
-      kind: after ? 'RELATION_LINKED' : 'RELATION_UNLINKED',
+      kind: kindsChanged ? 'RELATION_CHANGED' : after ? 'RELATION_LINKED' : 'RELATION_UNLINKED',
       nodeId,
       at: str(after?.createdAt),
       detail: `${name}:${otherId}`,

@@ -184,6 +184,31 @@ describe('the change feed', () => {
     );
   });
 
+  it('has a link, each change of its responsibility kinds, and the unlink', async () => {
+    const process = await createOfType(api, admin, env, 'PROCESS', 'Owned process');
+    const role = await createOfType(api, admin, env, 'ROLE', 'Process owner');
+    await settled();
+    const start = (await follow(admin)).cursor;
+    const relation = (kind: string) => `/api/v1/items/${process.nodeId}/relations/${kind}/${role.nodeId}`;
+    for (const [method, kind] of [
+      ['PUT', 'responsible'],
+      ['PUT', 'accountable'],
+      ['DELETE', 'responsible'],
+      ['DELETE', 'accountable'],
+    ] as const) {
+      const answer = await api.call(method, relation(kind), { token: admin });
+      expect(answer.status, answer.text).toBeLessThan(300);
+    }
+    await settled();
+    const { changes } = await follow(admin, start);
+    expect(kindsOf(changes, process.nodeId)).toEqual([
+      'RELATION_LINKED',
+      'RELATION_CHANGED',
+      'RELATION_CHANGED',
+      'RELATION_UNLINKED',
+    ]);
+  });
+
   it('shows a reader only what it may read, and its own grants', async () => {
     const visible = await createNode(api, admin, folder(env, 'Readable'));
     const hidden = await createNode(api, admin, folder(env, 'Hidden'));
