@@ -478,7 +478,13 @@ export async function commitNodeWrites(
   if (expanded.length > MAX_WRITES_PER_COMMIT) {
     throw new Error(`A commit holds at most ${MAX_WRITES_PER_COMMIT} items, got ${expanded.length}`);
   }
-  await keepVersions(writes, tableName);
+  await keepVersions(writes, tableName, 'before');
+  // A delete keeps the version it ends beside its commit (no round trip more for a delete).
+  const keptBeside = keepVersions(writes, tableName, 'beside').catch((error: unknown) =>
+    console.error(
+      JSON.stringify({ level: 'error', msg: 'keeping the version a delete ends', error: String(error) }),
+    ),
+  );
   const items = expanded.map((e) => e.item);
   const [only] = items.length === 1 ? items : [];
   // A single put or update needs no transaction (half the write cost); anything else is all-or-nothing.
@@ -490,11 +496,15 @@ export async function commitNodeWrites(
         ? dynamoDb().send(new DeleteCommand(only.Delete))
         : dynamoDb().send(new TransactWriteCommand({ TransactItems: items }));
   // Each transaction item remembers the write it came from, to name the writes whose condition failed.
-  await conditionally(commit, (failed) => {
-    if (failed.some((i) => expanded[i]?.claims)) return idempotencyKeyInUse();
-    const failedWrites = failed.flatMap((i) => expanded[i]?.write ?? []);
-    return new NodeWriteConflict([...new Set(failedWrites)]);
-  });
+  try {
+    await conditionally(commit, (failed) => {
+      if (failed.some((i) => expanded[i]?.claims)) return idempotencyKeyInUse();
+      const failedWrites = failed.flatMap((i) => expanded[i]?.write ?? []);
+      return new NodeWriteConflict([...new Set(failedWrites)]);
+    });
+  } finally {
+    await keptBeside;
+  }
   if (claim) claim.committed = true;
 }
 
@@ -502,11 +512,20 @@ export async function commitNodeWrites(
  * A node's history is its working copy (the current version) and a VERSION item for each version it had
  * before. An update keeps the version it replaces before it commits, with a plain put of the same key
  * whatever happens next: if the update then fails, the kept version is one the node did have. A plain put
- * beside the transaction costs half what the same put in the transaction would.
+ * beside the transaction costs half what the same put in the transaction would. A delete keeps the live
+ * version it ends too (a restore brings back its content under a new version, and the history, a published
+ * version included, stays whole), beside its commit: `when` picks the updates' keeping or the deletes'.
+ * The deleted copy itself is no version of the content and is never kept.
  */
-async function keepVersions(writes: NodeWrite[], TableName: string): Promise<void> {
+async function keepVersions(
+  writes: NodeWrite[],
+  TableName: string,
+  when: 'before' | 'beside',
+): Promise<void> {
   const replaced = writes.flatMap((w) =>
-    w.kind === 'replace' && w.previous && !w.node.deleted ? [w.previous] : [],
+    w.kind === 'replace' && w.previous && !w.previous.deleted && w.node.deleted === (when === 'beside')
+      ? [w.previous]
+      : [],
   );
   await Promise.all(
     replaced.map((previous) =>

@@ -456,7 +456,13 @@ function deletionWrites(
 ): DeletionStep & { deleted: Node } {
   const deleted: Node = { ...nextVersionOf(node, caller, at), nodeStatus: node.nodeStatus, deleted: true };
   const writes: NodeWrite[] = [
-    { kind: 'replace', node: deleted, expectedNodeVersionId: node.nodeVersionId, trashRootId: rootId },
+    {
+      kind: 'replace',
+      node: deleted,
+      expectedNodeVersionId: node.nodeVersionId,
+      trashRootId: rootId,
+      previous: node,
+    },
   ];
   if (node.publishedNodeVersionId)
     writes.push({ kind: 'deletePublished', nodeId: node.nodeId, modificationDate: at });

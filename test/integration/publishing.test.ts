@@ -320,6 +320,33 @@ describe('version history', () => {
     ]);
   });
 
+  it('keeps every version through a delete and a restore, the published one included', async () => {
+    const document = await createNode(api, token, urlDocument(await newFolder('Deleted history'), 'First'));
+    const second = await rename(document.nodeId, 'Second');
+    const [published] = (await publish(document.nodeId, { nodeVersionId: second.nodeVersionId })).body;
+    const fourth = await rename(document.nodeId, 'Fourth');
+    expect((await api.call('DELETE', `/api/v1/items/${document.nodeId}`, { token, body: {} })).status).toBe(
+      200,
+    );
+    expect((await api.call('POST', `/api/v1/items/${document.nodeId}/restore`, { token })).status).toBe(200);
+
+    const history = (await api.call('GET', `/api/v1/items/${document.nodeId}/versions`, { token })).body;
+    const ids = history.results.map((v: { nodeVersionId: string }) => v.nodeVersionId);
+    expect(ids).toEqual(
+      expect.arrayContaining([fourth.nodeVersionId, published.nodeVersionId, second.nodeVersionId]),
+    );
+    for (const [id, name] of [
+      [fourth.nodeVersionId, 'Fourth'],
+      [published.nodeVersionId, 'Second'],
+    ]) {
+      const version = await api.call('GET', `/api/v1/items/${document.nodeId}/versions/${id}`, { token });
+      expect(version.status, version.text).toBe(200);
+      expect(version.body.name).toBe(name);
+    }
+    // No version is the deleted copy.
+    expect(history.results.every((v: { version: string }) => v.version !== '1.0002')).toBe(true);
+  });
+
   it('restoring an old version of a FILE document brings its file back', async () => {
     const folderId = await newFolder('Files history');
     const upload = (identifier: string, text: string) =>
