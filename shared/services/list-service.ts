@@ -460,9 +460,10 @@ export async function listObjects(
   });
   // Counts cover type and status; other filters leave the count an upper bound, unless this page ends the list.
   const counted = p.name === undefined && !p.modifiedSince && p.draft && !analyzer;
-  const endKnown = !collected.more && !p.cursor;
-  const before = page.skippedByCount + collected.skipped;
-  const totalRecords = counted ? countedTotal : endKnown ? before + results.length : countedTotal;
+  // Matching objects before this page: counted for a page by number, carried by a walk's cursor.
+  const before = p.cursor ? p.cursor.seen : page.skippedByCount + collected.skipped;
+  const endKnown = !collected.more && before !== undefined;
+  const totalRecords = !counted && endKnown ? (before ?? 0) + results.length : countedTotal;
   return {
     totalRecords,
     totalRecordsExact: counted || endKnown,
@@ -473,7 +474,14 @@ export async function listObjects(
     results,
     nextCursor:
       collected.more && collected.last
-        ? encodeCursor({ after: collected.last.sortValue, page: p.currentPage + 1 }, p.fingerprint)
+        ? encodeCursor(
+            {
+              after: collected.last.sortValue,
+              page: p.currentPage + 1,
+              ...(before !== undefined ? { seen: before + results.length } : {}),
+            },
+            p.fingerprint,
+          )
         : null,
   };
 }

@@ -236,6 +236,14 @@ describe('filters', () => {
     const firstOfTwo = await list(`/api/v1/list/${docsFolder}?name=alpha&pageSize=2`);
     expect(firstOfTwo.totalRecordsExact).toBe(false);
     expect(firstOfTwo.nextCursor).not.toBeNull();
+    // Its last page, reached by the cursor as by the page number, knows the total exactly.
+    for (const last of [
+      await list(`/api/v1/list/${docsFolder}?name=alpha&pageSize=2&cursor=${firstOfTwo.nextCursor}`),
+      await list(`/api/v1/list/${docsFolder}?name=alpha&pageSize=2&currentPage=2`),
+    ]) {
+      expect(last).toMatchObject({ totalRecords: 3, totalRecordsExact: true, nextCursor: null });
+      expect(last.results).toHaveLength(1);
+    }
     const inProgress = await list(`/api/v1/list/${docsFolder}?nodeStatus=IN_PROGRESS`);
     expect(inProgress.totalRecords).toBe(7);
     const published = await list(`/api/v1/list/${docsFolder}?nodeStatus=PUBLISHED`);
