@@ -64,6 +64,15 @@ export type ListTarget =
 const queryError = (parameter: string, rule: string, message: string) =>
   new ValidationError([{ in: 'query', path: `$.${parameter}`, rule, message }]);
 
+/** Where a page starts: the cursor of a walk (it knows its page), or a page number; not both. */
+function pagePosition(query: Pick<ListQuery, 'cursor' | 'currentPage'>, fingerprint: string) {
+  if (query.cursor && query.currentPage) {
+    throw queryError('currentPage', 'exclusive', 'cannot be combined with cursor: the cursor knows its page');
+  }
+  const cursor = query.cursor ? decodeCursor(query.cursor, fingerprint) : undefined;
+  return { cursor, currentPage: cursor?.page ?? query.currentPage ?? 1 };
+}
+
 function parametersOf(target: ListTarget, query: ListQuery): ListParameters {
   let nodeTypes = query.nodeType;
   if (target.kind === 'typed') {
@@ -93,12 +102,8 @@ function parametersOf(target: ListTarget, query: ListQuery): ListParameters {
     relation: query.relation,
     responsibility: query.responsibility,
   });
-  if (query.cursor && query.currentPage) {
-    throw queryError('currentPage', 'exclusive', 'cannot be combined with cursor: the cursor knows its page');
-  }
-  const cursor = query.cursor ? decodeCursor(query.cursor, fingerprint) : undefined;
+  const { cursor, currentPage } = pagePosition(query, fingerprint);
   const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
-  const currentPage = cursor?.page ?? query.currentPage ?? 1;
   if (!cursor && (currentPage - 1) * pageSize > MAX_OFFSET) {
     throw queryError(
       'currentPage',
@@ -567,10 +572,7 @@ export async function listMaturity(caller: Caller, query: ListQuery): Promise<Li
       })),
     );
   }
-  if (query.cursor && query.currentPage) {
-    throw queryError('currentPage', 'exclusive', 'cannot be combined with cursor: the cursor knows its page');
-  }
-  const cursor = query.cursor ? decodeCursor(query.cursor, MATURITY_FINGERPRINT) : undefined;
+  const { cursor, currentPage } = pagePosition(query, MATURITY_FINGERPRINT);
   const { pageSize = DEFAULT_PAGE_SIZE } = query;
   const rootsWithCounts = async (readable: ReadableRoots) =>
     Promise.all([readable.roots, readCounts(readable.rootIds), readable.current] as const);
@@ -589,8 +591,7 @@ export async function listMaturity(caller: Caller, query: ListQuery): Promise<Li
     const next = rows.findIndex((row) => row.facet > facet);
     return next === -1 ? rows.length : next;
   };
-  const start = cursor ? resumeAfter(cursor.after) : ((query.currentPage ?? 1) - 1) * pageSize;
-  const currentPage = cursor?.page ?? query.currentPage ?? 1;
+  const start = cursor ? resumeAfter(cursor.after) : (currentPage - 1) * pageSize;
   const results = rows.slice(start, start + pageSize);
   const last = results.at(-1);
   return {
