@@ -11,7 +11,7 @@ import type { NodeWrite } from '#shared/data/node-write-path.ts';
 import type { BpmnImport } from '#shared/domain/bpmn-import.ts';
 import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
 import { type Node, newId, timestamp, toBaseElement } from '#shared/domain/node.ts';
-import { taskFieldsOf } from '#shared/domain/node-kinds/task.ts';
+import { COORDINATE_RANGE, EXTENT_RANGE, taskFieldsOf } from '#shared/domain/node-kinds/task.ts';
 import { LIMITS } from '#shared/domain/node-payloads.ts';
 import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import type { Caller } from '#shared/domain/user.ts';
@@ -70,15 +70,16 @@ function toDiagramEdge({ bpmnElementId, ...edge }: StoredEdge): DiagramEdge {
  */
 function withinRanges(imported: ImportedDiagram): { diagram: ImportedDiagram; adjusted: ReportedElement[] } {
   const adjusted: ReportedElement[] = [];
-  const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
+  const clamp = (value: number, { min, max }: { min: number; max: number }) =>
+    Math.min(max, Math.max(min, value));
   const tasks = imported.tasks.map((task) => {
     const fitted = {
       ...task,
       name: task.name.slice(0, LIMITS.nameLength),
-      topLeftX: clamp(task.topLeftX, -1_000_000, 1_000_000),
-      topLeftY: clamp(task.topLeftY, -1_000_000, 1_000_000),
-      width: clamp(task.width, 1, 100_000),
-      height: clamp(task.height, 1, 100_000),
+      topLeftX: clamp(task.topLeftX, COORDINATE_RANGE),
+      topLeftY: clamp(task.topLeftY, COORDINATE_RANGE),
+      width: clamp(task.width, EXTENT_RANGE),
+      height: clamp(task.height, EXTENT_RANGE),
     };
     if (JSON.stringify(fitted) !== JSON.stringify(task)) {
       adjusted.push({
@@ -93,8 +94,8 @@ function withinRanges(imported: ImportedDiagram): { diagram: ImportedDiagram; ad
   });
   // Drawn ends are stored as the diagram's port points, which keep the same coordinate range as the tasks.
   const point = ({ x, y }: { x: number; y: number }) => ({
-    x: clamp(x, -1_000_000, 1_000_000),
-    y: clamp(y, -1_000_000, 1_000_000),
+    x: clamp(x, COORDINATE_RANGE),
+    y: clamp(y, COORDINATE_RANGE),
   });
   const edges = imported.edges.map((edge) => {
     const fitted = {

@@ -6,8 +6,11 @@ import * as z from 'zod/mini';
 import { defineKind } from './kind.ts';
 
 /** Diagram coordinates and sizes: integers, in a range any modelling tool's canvas fits in. */
-export const coordinateSchema = z.int().check(z.gte(-1_000_000), z.lte(1_000_000));
-export const extentSchema = z.int().check(z.gte(1), z.lte(100_000));
+/** The range a diagram's coordinates (task corners, edge ends) and a task's width and height keep. */
+export const COORDINATE_RANGE = { min: -1_000_000, max: 1_000_000 } as const;
+export const EXTENT_RANGE = { min: 1, max: 100_000 } as const;
+export const coordinateSchema = z.int().check(z.gte(COORDINATE_RANGE.min), z.lte(COORDINATE_RANGE.max));
+export const extentSchema = z.int().check(z.gte(EXTENT_RANGE.min), z.lte(EXTENT_RANGE.max));
 export const sequenceNumberSchema = z.int().check(z.gte(0), z.lte(1_000_000));
 
 /** The BPMN element types a task can be (imported as, exported as). */
