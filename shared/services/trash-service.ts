@@ -91,9 +91,9 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
   }
   const at = timestamp();
   const subtree = (await trashedSubtree(root)).filter((node) => node.deleted);
-  const restored = subtree.map(
-    (node): Node => ({ ...nextVersionOf(node, caller, at), nodeStatus: node.nodeStatus, deleted: false }),
-  );
+  // A restore is a write: like any other it starts the next draft (a published object's published copy
+  // comes back as it was, and its working copy is in progress until the next publish).
+  const restored = subtree.map((node): Node => ({ ...nextVersionOf(node, caller, at), deleted: false }));
   const steps = await Promise.all(
     subtree.map(async (node, i) => {
       const writes: NodeWrite[] = [

@@ -137,6 +137,29 @@ describe('the trash', () => {
     expect(await childrenTotal(inner)).toBe(1);
   });
 
+  it('a restored published object is its next draft, and its published copy is as it was', async () => {
+    const parent = (await createNode(api, token, folder(environmentId, 'Published then deleted'))).nodeId;
+    const document = await createNode(api, token, urlDocument(parent, 'Policy'));
+    const published = await api.call('POST', `/api/v1/items/${document.nodeId}/publish`, {
+      token,
+      body: { nodeVersionId: document.nodeVersionId },
+    });
+    expect(published.status, published.text).toBe(200);
+    await remove(document.nodeId);
+    expect((await restore(document.nodeId)).status).toBe(200);
+
+    const draft = (await api.call('GET', `/api/v1/items/${document.nodeId}`, { token })).body;
+    expect(draft).toMatchObject({ version: '1.0002', nodeStatus: 'IN_PROGRESS' });
+    expect(draft.publishedNodeVersionId).not.toBe(draft.nodeVersionId);
+    const publishedCopy = (await api.call('GET', `/api/v1/items/${document.nodeId}?draft=false`, { token }))
+      .body;
+    expect(publishedCopy).toMatchObject({ version: '1.0000', nodeStatus: 'PUBLISHED', name: 'Policy' });
+    expect(publishedCopy.nodeVersionId).toBe(publishedCopy.publishedNodeVersionId);
+    const byStatus = async (status: string) =>
+      (await api.call('GET', `/api/v1/list/${parent}?nodeStatus=${status}`, { token })).body.totalRecords;
+    expect([await byStatus('PUBLISHED'), await byStatus('IN_PROGRESS')]).toEqual([0, 1]);
+  });
+
   it('a restore racing a create under the same parent: both land, and the counts are exact', async () => {
     const parent = (await createNode(api, token, folder(environmentId, 'Busy'))).nodeId as string;
     const child = (await createNode(api, token, folder(parent, 'Child'))).nodeId as string;
