@@ -21,6 +21,11 @@ export interface StoredChange extends Omit<Change, '@type'> {
   ancestorIds: string[];
   /** Its ancestors before, when a move changed them: a reader who saw it there learns it left. */
   previousAncestorIds: string[] | null;
+  /**
+   * A relation's other end, placed when it is an object (absent on changes recorded before it was kept):
+   * a reader who may not read that object does not see the change, as the relations list hides the link.
+   */
+  target?: { nodeId: string; ancestorIds: string[] } | null;
 }
 
 /** FNV-1a of the id: the same object, the same shard. */

@@ -41,7 +41,7 @@ function decodeCursor(cursor: string): string {
 
 /** A recorded change as the feed shows it (and a webhook's message carries it), as `kind`. */
 export function changeView(change: StoredChange, kind: Change['kind'] = change.kind): Change {
-  const { ancestorIds: _ancestors, previousAncestorIds: _previous, ...shown } = change;
+  const { ancestorIds: _ancestors, previousAncestorIds: _previous, target: _target, ...shown } = change;
   return { '@type': 'Change', ...shown, kind };
 }
 
@@ -55,6 +55,8 @@ function asSeenBy(caller: Caller, change: StoredChange): Change | undefined {
     const own = change.principalId === caller.principal.principalId;
     return own || can(caller, placed(ancestorIds), 'read') ? answer() : undefined;
   }
+  // A link to an object the caller may not read is not theirs to see (the relations list hides it too).
+  if (change.target && !can(caller, change.target, 'read')) return undefined;
   if (can(caller, placed(ancestorIds), 'read')) return answer();
   if (previousAncestorIds && can(caller, placed(previousAncestorIds), 'read')) return answer('REMOVED');
   return undefined;

@@ -41,9 +41,14 @@ export interface ChangeStreamRecord {
 }
 
 /** A change before it is placed and stamped. */
-type Draft = Omit<StoredChange, 'recordedAt' | 'ancestorIds' | 'previousAncestorIds' | 'changeId'> & {
+type Draft = Omit<
+  StoredChange,
+  'recordedAt' | 'ancestorIds' | 'previousAncestorIds' | 'changeId' | 'target'
+> & {
   ancestorIds?: string[];
   previousAncestorIds?: string[] | null;
+  /** A relation's other end, by id: placed with the change (a user, or an object gone, stays unplaced). */
+  targetId?: string;
 };
 
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
@@ -177,6 +182,7 @@ function changeOf(write: Write, committed: (ref: BatchRef) => boolean): Draft | 
       nodeId,
       at: str(after?.createdAt),
       detail: `${name}:${otherId}`,
+      targetId: otherId,
     };
   }
   if (sk.startsWith('GRANT#')) {
@@ -193,18 +199,33 @@ function changeOf(write: Write, committed: (ref: BatchRef) => boolean): Draft | 
   return undefined;
 }
 
-/** Edges, relations and grants are placed where their node is (one BatchGet for the whole batch). */
-async function placed(drafts: Draft[]): Promise<Draft[]> {
-  const unplaced = [...new Set(drafts.filter((d) => !d.ancestorIds).map((d) => d.nodeId))];
+/** A draft placed: where its object is, and where a relation's other end is. */
+type Placed = Draft & { ancestorIds: string[]; target?: StoredChange['target'] };
+
+/**
+ * Edges, relations and grants are placed where their node is, and relations where their other end is
+ * (one BatchGet for the whole batch).
+ */
+async function placed(drafts: Draft[]): Promise<Placed[]> {
+  const unplaced = [
+    ...new Set(
+      drafts.flatMap((d) => [...(d.ancestorIds ? [] : [d.nodeId]), ...(d.targetId ? [d.targetId] : [])]),
+    ),
+  ];
   const nodes = unplaced.length > 0 ? await findNodes(unplaced) : [];
   const byId = new Map(nodes.map((node) => [node.nodeId, node]));
-  return drafts.map((draft) => {
-    if (draft.ancestorIds) return draft;
+  return drafts.map(({ targetId, ...draft }) => {
+    const target = targetId ? byId.get(targetId) : undefined;
+    const withTarget = targetId
+      ? { target: target ? { nodeId: target.nodeId, ancestorIds: target.ancestorIds ?? [] } : null }
+      : {};
+    if (draft.ancestorIds) return { ...draft, ancestorIds: draft.ancestorIds, ...withTarget };
     const node = byId.get(draft.nodeId);
     return {
       ...draft,
       nodeType: draft.nodeType ?? node?.nodeType ?? null,
       ancestorIds: node?.ancestorIds ?? [],
+      ...withTarget,
     };
   });
 }
@@ -217,7 +238,7 @@ function stamp(): string {
 }
 
 /** Changes, stamped now in this order (their stamps keep the stream's order). */
-const stamped = (pending: { draft: Draft; changeId: string }[]): StoredChange[] =>
+const stamped = (pending: { draft: Placed; changeId: string }[]): StoredChange[] =>
   pending.map(({ draft, changeId }) => ({
     ...draft,
     changeId,
@@ -234,7 +255,7 @@ const isDeadline = (error: unknown) =>
  * chunk that misses the deadline, is stamped anew and written again; after a few rounds the batch fails
  * and the stream hands it over again. A change written twice keeps its changeId.
  */
-async function record(pending: { draft: Draft; changeId: string }[]): Promise<void> {
+async function record(pending: { draft: Placed; changeId: string }[]): Promise<void> {
   const deadline = recordDeadlineMs();
   let left = pending;
   for (let round = 1; left.length > 0; round++) {

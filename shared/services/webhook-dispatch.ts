@@ -32,7 +32,11 @@ export function takes(webhook: Webhook, change: StoredChange, type: EventType): 
   if (!webhook.enabled || !subscribed(webhook.events, type)) return false;
   if (webhook.nodeTypes && !(change.nodeType && webhook.nodeTypes.includes(change.nodeType))) return false;
   const { scopeNodeId } = webhook;
-  return scopeNodeId === null || change.nodeId === scopeNodeId || change.ancestorIds.includes(scopeNodeId);
+  if (scopeNodeId === null) return true;
+  const inScope = (placed: { nodeId: string; ancestorIds: string[] }) =>
+    placed.nodeId === scopeNodeId || placed.ancestorIds.includes(scopeNodeId);
+  // A link to an object outside the scope names that object: not for an endpoint of this scope.
+  return inScope(change) && (!change.target || inScope(change.target));
 }
 
 /** Records and queues the deliveries of these changes; answers how many were queued. */

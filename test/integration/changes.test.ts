@@ -242,6 +242,49 @@ describe('the change feed', () => {
     expect(again).not.toContain(hidden.nodeId);
   });
 
+  it('shows a reader a link only when it may read both ends, as the relations list does', async () => {
+    const processes = await createNode(api, admin, {
+      ...folder(env, 'Shared processes'),
+      nodeType: 'PROCESS_SET',
+    });
+    const process = await createNode(api, admin, {
+      parent: { nodeId: processes.nodeId },
+      '@type': 'Process',
+      nodeType: 'PROCESS',
+      name: 'Documented process',
+    });
+    const shared = await createNode(api, admin, folder(env, 'Shared documents'));
+    const readable = await createNode(api, admin, urlDocument(shared.nodeId, 'Shared manual'));
+    const board = await createNode(api, admin, folder(env, 'Board'));
+    const hidden = await createNode(api, admin, urlDocument(board.nodeId, 'Board minutes'));
+    const readerId = await createUser(api, admin, 'link-reader');
+    await grant(api, admin, processes.nodeId, readerId, 'READER');
+    await grant(api, admin, shared.nodeId, readerId, 'READER');
+    await settled();
+    const reader = await api.login('link-reader', PASSWORD);
+    const start = (await follow(reader)).cursor;
+    for (const target of [readable.nodeId, hidden.nodeId]) {
+      const linked = await api.call(
+        'PUT',
+        `/api/v1/items/${process.nodeId}/relations/documentedBy/${target}`,
+        { token: admin },
+      );
+      expect(linked.status, linked.text).toBe(200);
+    }
+    await settled();
+    const details = async (token: string) =>
+      (await follow(token, start)).changes
+        .filter((c) => c.kind === 'RELATION_LINKED' && c.nodeId === process.nodeId)
+        .map((c) => (c as Change & { detail: string }).detail);
+    expect(await details(reader)).toEqual([`documentedBy:${readable.nodeId}`]);
+    expect(await details(admin)).toEqual([
+      `documentedBy:${readable.nodeId}`,
+      `documentedBy:${hidden.nodeId}`,
+    ]);
+    const listed = await api.call('GET', `/api/v1/items/${process.nodeId}/relations`, { token: reader });
+    expect(listed.body.results.map((r: { other: { id: string } }) => r.other.id)).toEqual([readable.nodeId]);
+  });
+
   it('never skips a change that commits while a reader follows the feed', async () => {
     await settled();
     let cursor = (await follow(admin)).cursor;

@@ -70,6 +70,17 @@ describe('webhook events', () => {
     expect(takes(webhook({ enabled: false }), change(), 'node.updated')).toBe(false);
   });
 
+  it('sends a scoped endpoint a link only when both ends lie in its scope', () => {
+    const link = (target: StoredChange['target']) =>
+      change({ kind: 'RELATION_LINKED', detail: 'documentedBy:D', target });
+    const scoped = webhook({ scopeNodeId: 'F' });
+    expect(takes(scoped, link({ nodeId: 'D', ancestorIds: ['E', 'F'] }), 'relation.linked')).toBe(true);
+    expect(takes(scoped, link({ nodeId: 'D', ancestorIds: ['E', 'G'] }), 'relation.linked')).toBe(false);
+    expect(takes(webhook(), link({ nodeId: 'D', ancestorIds: ['E2'] }), 'relation.linked')).toBe(true);
+    // A user, or an end no longer there, has no place: the link goes with its source.
+    expect(takes(scoped, link(null), 'relation.linked')).toBe(true);
+  });
+
   it('retries after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h and 3 h, then gives up', () => {
     const waits = Array.from({ length: 8 }, (_, i) => retryDelaySeconds(i + 1));
     expect(waits).toEqual([5, 30, 120, 600, 1800, 3600, 10_800, undefined]);
