@@ -3,7 +3,7 @@
  * the subtree's root list it (trash-list.ts), restore it as it was (under its parent, which must be live), or
  * purge it for good with its files, within TRASH_RETENTION_DAYS.
  */
-import { trashedChildPrefix, trashedEdgePrefix } from '#shared/data/keys.ts';
+import { GRANT_PREFIX, trashedChildPrefix, trashedEdgePrefix } from '#shared/data/keys.ts';
 import { findNode, findNodes } from '#shared/data/node-repository.ts';
 import {
   commitBatches,
@@ -22,6 +22,7 @@ import {
   trashedChildIds,
   trashedEdges,
 } from '#shared/data/trash-repository.ts';
+import { deleteGrant } from '#shared/data/user-repository.ts';
 import { findVersionsOf } from '#shared/data/version-repository.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '#shared/domain/errors.ts';
 import { type Node, timestamp } from '#shared/domain/node.ts';
@@ -174,6 +175,17 @@ export async function purgeSubtree(caller: Caller, rootId: string): Promise<void
       if (fileInfo?.fileId) fileIds.add(fileInfo.fileId);
     }
     if (mayHaveRelations(node)) await purgeRelationsAbout(node.nodeId, node.nodeType);
+    // A role on a folder that is gone is revoked from its holder's user item too, not only under the node.
+    await Promise.all(
+      items
+        .filter((item) => String(item.SK).startsWith(GRANT_PREFIX))
+        .map((item) =>
+          deleteGrant(node.nodeId, String(item.SK).slice(GRANT_PREFIX.length)).catch((error: unknown) => {
+            // The holder no longer has it (or no longer exists): the node's own item goes below.
+            if (!(error instanceof NotFoundError)) throw error;
+          }),
+        ),
+    );
     // The node's own partition (its relations and their counts too), and its link in its parent's trash.
     await deleteItems(items.map((item) => ({ PK: item.PK, SK: item.SK })));
   }

@@ -178,6 +178,25 @@ describe('the trash', () => {
     expect(await childrenTotal(child)).toBe(5);
   });
 
+  it('purging a folder revokes the roles granted on it and below, from their holders too', async () => {
+    const outer = (await createNode(api, token, folder(environmentId, 'Granted then purged'))).nodeId;
+    const inner = (await createNode(api, token, folder(outer, 'Granted inside'))).nodeId;
+    const holderId = await createUser(api, token, 'purged-grant-holder');
+    await grant(api, token, outer, holderId, 'EDITOR');
+    await grant(api, token, inner, holderId, 'READER');
+    await grant(api, token, environmentId, holderId, 'READER');
+    const grantsOfHolder = async () =>
+      (await api.call('GET', '/api/v1/admin/users?pageSize=1000', { token })).body.results.find(
+        (u: { principalId: string }) => u.principalId === holderId,
+      ).grants;
+    expect(await grantsOfHolder()).toHaveLength(3);
+    await remove(outer);
+    // Deleted but restorable: the roles stay, to come back with the folder.
+    expect(await grantsOfHolder()).toHaveLength(3);
+    expect((await api.call('DELETE', `/api/v1/trash/${outer}`, { token })).status).toBe(204);
+    expect(await grantsOfHolder()).toEqual([{ nodeId: environmentId, role: 'READER' }]);
+  });
+
   it('purges a subtree for good, with the files of its documents', async () => {
     const root = (await createNode(api, token, folder(environmentId, 'Purged'))).nodeId as string;
     const query = new URLSearchParams({
