@@ -13,6 +13,8 @@ import {
   createOfType,
   defaultEnvironmentId,
   folder,
+  processFolder,
+  processIn,
   urlDocument,
 } from './helpers/library.ts';
 import { createUser, grant, PASSWORD } from './helpers/personas.ts';
@@ -243,16 +245,8 @@ describe('the change feed', () => {
   });
 
   it('shows a reader a link only when it may read both ends, as the relations list does', async () => {
-    const processes = await createNode(api, admin, {
-      ...folder(env, 'Shared processes'),
-      nodeType: 'PROCESS_SET',
-    });
-    const process = await createNode(api, admin, {
-      parent: { nodeId: processes.nodeId },
-      '@type': 'Process',
-      nodeType: 'PROCESS',
-      name: 'Documented process',
-    });
+    const processes = await createNode(api, admin, processFolder(env, 'Shared processes'));
+    const process = await createNode(api, admin, processIn(processes.nodeId, 'Documented process'));
     const shared = await createNode(api, admin, folder(env, 'Shared documents'));
     const readable = await createNode(api, admin, urlDocument(shared.nodeId, 'Shared manual'));
     const board = await createNode(api, admin, folder(env, 'Board'));

@@ -22,6 +22,18 @@ export const folder = (parentId: string, name = 'Policies') => ({
   name,
 });
 
+export const processFolder = (parentId: string, name = 'Processes') => ({
+  ...folder(parentId, name),
+  nodeType: 'PROCESS_SET',
+});
+
+export const processIn = (parentId: string, name = 'Order handling') => ({
+  parent: { nodeId: parentId },
+  '@type': 'Process',
+  nodeType: 'PROCESS',
+  name,
+});
+
 export const urlDocument = (
   parentId: string,
   name = 'Travel policy',
