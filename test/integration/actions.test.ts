@@ -17,6 +17,15 @@ afterAll(() => ctx.close());
 const assign = (body: Record<string, unknown>, as: keyof World['tokens'] = 'systemAdmin') =>
   api.call('POST', '/api/v1/admin/actions', { token: token(as), body });
 
+/** One action of `actionType` on `targetNodeId` for one user, due on `dueDate`: the action created. */
+const assignOne = async (
+  fields: { actionType: string; targetNodeId: string; user: string; dueDate: string },
+  as: keyof World['tokens'] = 'systemAdmin',
+) => {
+  const { user, ...rest } = fields;
+  return (await assign({ ...rest, users: [user] }, as)).body[0];
+};
+
 describe('actions', () => {
   it('are created one per user with every §2.6 field filled truthfully', async () => {
     const document = await api.call('GET', `/api/v1/items/${world.documentA}`, {
@@ -107,14 +116,12 @@ describe('actions', () => {
   });
 
   it('is completed by its assignee only, once', async () => {
-    const [action] = (
-      await assign({
-        actionType: 'ACKNOWLEDGEMENT',
-        targetNodeId: world.documentA,
-        users: [world.principals.editor],
-        dueDate: '2026-12-20',
-      })
-    ).body;
+    const action = await assignOne({
+      actionType: 'ACKNOWLEDGEMENT',
+      targetNodeId: world.documentA,
+      user: world.principals.editor,
+      dueDate: '2026-12-20',
+    });
     expect(
       (await api.call('POST', `/api/v1/users/me/actions/${action.actionId}/done`, { token: token('reader') }))
         .status,
@@ -197,14 +204,12 @@ describe('actions', () => {
         expect.objectContaining({ in: 'query', path: `$.${name}`, rule: 'invalid_format' }),
       ]);
     }
-    const [onLeapDay] = (
-      await assign({
-        actionType: 'REVIEW',
-        targetNodeId: world.documentA,
-        users: [world.principals.reader],
-        dueDate: '2028-02-29',
-      })
-    ).body;
+    const onLeapDay = await assignOne({
+      actionType: 'REVIEW',
+      targetNodeId: world.documentA,
+      user: world.principals.reader,
+      dueDate: '2028-02-29',
+    });
     const leap = await api.call('GET', '/api/v1/users/me/actions?dueAfter=2028-02-29&dueBefore=2028-02-29', {
       token: token('reader'),
     });
@@ -273,17 +278,15 @@ describe('actions', () => {
       body: contact,
     });
     expect(updated.status).toBe(200);
-    const [created] = (
-      await assign(
-        {
-          actionType: 'REVIEW',
-          targetNodeId: world.documentA,
-          users: [world.principals.reader],
-          dueDate: '2027-01-15',
-        },
-        'envAdmin',
-      )
-    ).body;
+    const created = await assignOne(
+      {
+        actionType: 'REVIEW',
+        targetNodeId: world.documentA,
+        user: world.principals.reader,
+        dueDate: '2027-01-15',
+      },
+      'envAdmin',
+    );
     expect(created.user).toMatchObject({ principalId: world.principals.reader, email: null, phone: null });
     const path = `/api/v1/admin/actions/${created.actionId}`;
     const bySender = await api.call('GET', path, { token: token('envAdmin') });
@@ -295,17 +298,15 @@ describe('actions', () => {
   });
 
   it('builds links from the address the reader reached, never from the Host a creator sent', async () => {
-    const [created] = (
-      await assign(
-        {
-          actionType: 'TRAINING',
-          targetNodeId: world.documentA,
-          users: [world.principals.editor],
-          dueDate: '2027-02-01',
-        },
-        'envAdmin',
-      )
-    ).body;
+    const created = await assignOne(
+      {
+        actionType: 'TRAINING',
+        targetNodeId: world.documentA,
+        user: world.principals.editor,
+        dueDate: '2027-02-01',
+      },
+      'envAdmin',
+    );
     const planted = await api.call('POST', '/api/v1/admin/actions', {
       token: token('envAdmin'),
       headers: { host: 'evil.example' },
@@ -342,14 +343,12 @@ describe('actions', () => {
     ).body;
     const reviewer = await createUser(api, token('systemAdmin'), 'revoked-reviewer');
     await grant(api, token('systemAdmin'), folder.nodeId, reviewer, 'READER');
-    const [action] = (
-      await assign({
-        actionType: 'REVIEW',
-        targetNodeId: folder.nodeId,
-        users: [reviewer],
-        dueDate: '2027-04-01',
-      })
-    ).body;
+    const action = await assignOne({
+      actionType: 'REVIEW',
+      targetNodeId: folder.nodeId,
+      user: reviewer,
+      dueDate: '2027-04-01',
+    });
     const reviewerToken = await api.login('revoked-reviewer', PASSWORD);
     const before = await api.call('GET', '/api/v1/users/me/actions', { token: reviewerToken });
     expect(before.body.results.map((a: { actionId: string }) => a.actionId)).toEqual([action.actionId]);
