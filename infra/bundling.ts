@@ -10,7 +10,7 @@ import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { CHUNK_FOLDER, ENTRY_FILE } from '#shared/bundle-layout.ts';
 import { patternsOf } from '#shared/http/route-patterns.ts';
 import { ROUTES } from '#shared/http/routes.ts';
-import { sdkDeepImports } from './sdk-deep-imports.ts';
+import { SDK_MODULES, sdkDeepImports } from './sdk-deep-imports.ts';
 import { literalSchemaKeys } from './sdk-schema-keys.ts';
 
 /** Lambda's credentials are in its environment: bundles carry that one provider, not the whole chain. */
@@ -67,11 +67,19 @@ export function functionBuildOptions(entry: string, outDir: string): BuildOption
   };
 }
 
+const OUR_CLIENT_MODULES = /[\\/]shared[\\/]clients[\\/][^\\/]+\.ts$/;
+
 /**
  * How a bundle takes the SDK's files: imports past its barrels (sdk-deep-imports.ts), and schema modules
- * whose unused schemas can be dropped (sdk-schema-keys.ts).
+ * whose unused schemas can be dropped (sdk-schema-keys.ts). Our own client modules are looked through as
+ * the SDK's are: s3-object-requests.ts takes the signer's and retry's parts from the same barrels, which
+ * would otherwise make the S3 client's protocol and checksum files reached at every cold start.
  */
-export const sdkBundlePlugin = () => sdkDeepImports({ rewrites: [literalSchemaKeys] });
+export const sdkBundlePlugin = () =>
+  sdkDeepImports({
+    rewrites: [literalSchemaKeys],
+    modules: new RegExp(`${SDK_MODULES.source}|${OUR_CLIENT_MODULES.source}`),
+  });
 
 // One plugin (and so one cache of the SDK's barrels) for every bundle this process builds.
 const deepImports = sdkBundlePlugin();

@@ -25,13 +25,13 @@ const RE_EXPORT = /export\s*\{([^}]*)\}\s*from\s*["']([^"']+)["'];?/g;
 export interface DeepImportOptions {
   /** A pattern for the start of the import specifiers (a regular expression's source). */
   packages?: string;
-  /** The files whose imports are rewritten (JavaScript). */
+  /** The files whose imports are rewritten (JavaScript, or TypeScript by its `.ts`). */
   modules?: RegExp;
   /** Other rewrites of the same files' text, applied before the imports are read. */
   rewrites?: ReadonlyArray<(text: string, file: string) => string>;
 }
 const SDK_PACKAGES = '@aws-sdk/|@smithy/';
-const SDK_MODULES = /[\\/]node_modules[\\/]@(aws-sdk|smithy)[\\/].*[\\/]dist-es[\\/].*\.js$/;
+export const SDK_MODULES = /[\\/]node_modules[\\/]@(aws-sdk|smithy)[\\/].*[\\/]dist-es[\\/].*\.js$/;
 
 interface Binding {
   imported: string;
@@ -169,5 +169,9 @@ async function deepenImports(
   }
   // Nothing to change: esbuild loads the file itself.
   if (copiedTo === 0 && text === read) return undefined;
-  return { contents: out + text.slice(copiedTo), loader: 'js', resolveDir: dirname(file) };
+  return {
+    contents: out + text.slice(copiedTo),
+    loader: file.endsWith('.ts') ? 'ts' : 'js',
+    resolveDir: dirname(file),
+  };
 }

@@ -1,10 +1,10 @@
 /**
- * The bucket's side of uploads: chunks as they arrive, and the file assembled from them (streamed, so
- * memory stays bounded whatever the file's size).
+ * The bucket's side of an upload's assembly: its chunks (upload-chunk-store.ts stores them) read back and
+ * streamed into one file, so memory stays bounded whatever the file's size, then removed.
  */
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey } from '@aws-sdk/client-s3';
 import { s3 } from '#shared/clients/s3.ts';
 import { config } from '#shared/config/index.ts';
 import { tagFile } from './file-tags.ts';
@@ -18,24 +18,6 @@ const PARTS_IN_FLIGHT = 2;
 const DELETE_BATCH = 1000;
 
 export class ChunkMissingError extends Error {}
-
-export async function putChunk(
-  principalId: string,
-  uploadKey: string,
-  chunkNumber: number,
-  bytes: Buffer,
-): Promise<void> {
-  await unlessUnavailable(
-    s3().send(
-      new PutObjectCommand({
-        Bucket: config().bucketName,
-        Key: uploadChunkKey(principalId, uploadKey, chunkNumber),
-        Body: bytes,
-        ContentLength: bytes.length,
-      }),
-    ),
-  );
-}
 
 /** The chunks' bytes in order, one chunk's stream at a time. */
 async function* chunkBytes(principalId: string, uploadKey: string, totalChunks: number) {

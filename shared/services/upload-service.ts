@@ -3,7 +3,7 @@
  * twice stored once, and the upload completed by its last chunk (upload-status.ts answers the rest).
  */
 
-import { putChunk } from '#shared/data/upload-objects.ts';
+import { putChunk } from '#shared/data/upload-chunk-store.ts';
 import { countOpenUploads, findUpload, recordChunk, startUpload } from '#shared/data/upload-repository.ts';
 import { BadRequestError, ServiceUnavailableError } from '#shared/domain/errors.ts';
 import { timestamp } from '#shared/domain/node.ts';
@@ -18,7 +18,6 @@ import { sameFileOrRefuse } from '#shared/domain/uploads/same-file.ts';
 import { UPLOAD_RETENTION, type Upload, uploadKeyOf } from '#shared/domain/uploads/upload.ts';
 import { unknownUpload } from '#shared/domain/uploads/upload-errors.ts';
 import type { Caller } from '#shared/domain/user.ts';
-import { assembleCompletedUpload } from './upload-assembly.ts';
 
 /**
  * Receives one chunk. Resolves when it is stored (and, if it was the last, the file assembled or handed
@@ -48,6 +47,9 @@ export async function receiveChunk(
   }
   const completedIt = !before.chunks.has(plan.chunkNumber) && before.chunks.size + 1 === before.totalChunks;
   if (completedIt) {
+    // The assembly (the S3 client, its multipart calls, the assembly function's invoke) loads with the
+    // first upload this instance completes, not at every cold start of a function that stores chunks.
+    const { assembleCompletedUpload } = await import('./upload-assembly.ts');
     await assembleCompletedUpload({ principalId, uploadKey }, plan.fileBytes ?? body.length);
   }
 }

@@ -218,8 +218,16 @@ describe('what cold starts parse', () => {
       // Invoke only, not every command of the client (as a dynamic import of the package would bring).
       expect(lazyCode(operation).includes('CreateEventSourceMapping'), operation).toBe(false);
     }
-    // A chunk is one every request of the function needs: it stays in what init loads.
-    expect(initCode('receiveChunk').includes(S3)).toBe(true);
+    // A chunk's put and a download's read or presigned URL go without the S3 client (s3-object-requests.ts):
+    // the chunk function loads it with the assembly of a small file, the download function never.
+    expect(initCode('receiveChunk').includes(S3)).toBe(false);
+    expect(lazyCode('receiveChunk').includes(S3)).toBe(true);
+    expect(initCode('downloadFile').includes(S3) || lazyCode('downloadFile').includes(S3)).toBe(false);
+    // Nor the S3 client's REST bindings, which the barrels our S3 calls import from reach
+    // (infra/bundling.ts looks through them).
+    for (const operation of ['receiveChunk', 'downloadFile'] as const) {
+      expect(initCode(operation).includes('No value provided for input HTTP label'), operation).toBe(false);
+    }
     // lib-storage is for the assembly, which only a small file's last chunk runs.
     const LIB_STORAGE = 'this instance of Upload has already executed .done()';
     expect(initCode('receiveChunk').includes(LIB_STORAGE)).toBe(false);

@@ -19,7 +19,8 @@ import { markFileAttached } from '#shared/data/file-tags.ts';
 import { findListedNodes, findNodes } from '#shared/data/node-repository.ts';
 import { commitNodeWrites } from '#shared/data/node-write-path.ts';
 import { firstPublishedVersionSince } from '#shared/data/published-versions.ts';
-import { assembleFile, putChunk } from '#shared/data/upload-objects.ts';
+import { putChunk } from '#shared/data/upload-chunk-store.ts';
+import { assembleFile } from '#shared/data/upload-objects.ts';
 import {
   countOpenUploads,
   endAssembly,
