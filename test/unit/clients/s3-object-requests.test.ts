@@ -73,6 +73,11 @@ describe('a presigned download URL', () => {
     expect(new URL(ours)).toEqual(new URL(sdk));
   });
 
+  it('is the one the SDK presigner makes in us-east-1, where S3 began', async () => {
+    const { ours, sdk } = await bothUrls(configOf({ AWS_REGION: 'us-east-1' }));
+    expect(new URL(ours)).toEqual(new URL(sdk));
+  });
+
   it('is the one the SDK presigner makes, on the embedded stack', async () => {
     const { ours, sdk } = await bothUrls(configOf({ S3_ENDPOINT: 'http://127.0.0.1:4569' }));
     expect(ours).toMatch(/^http:\/\/127\.0\.0\.1:4569\/content-bucket-1\/files\//);
