@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import { named, objectNameSchema, uuidSchema } from '#shared/domain/schema-parts.ts';
 import { bodyError } from './errors.ts';
+import { serviceSetFields } from './node.ts';
 import type { NodeKind } from './node-kinds/kind.ts';
 import { KINDS, NODE_TYPE_NAMES, type NodeTypeDefinition } from './node-types.ts';
 
@@ -72,7 +73,8 @@ export const createNodePayloadSchema = named(
 /**
  * An update carries the structure of the object (spec §2.2): fields left out keep their values, null
  * clears an optional one. Read-only fields of a retrieved node (plain, detailed or per-type) are accepted
- * and ignored, so "retrieve, modify, submit" works with the body as retrieved.
+ * and ignored, so "retrieve, modify, submit" works with the body as retrieved; the §2.1 ones must still
+ * have the type they are answered with.
  */
 export const updateNodePayloadSchema = named(
   z.strictObject({
@@ -81,15 +83,15 @@ export const updateNodePayloadSchema = named(
     nodeVersionId: uuidSchema,
     parent: z.optional(z.nullable(parentSchema)),
     ...writableFields,
-    version: z.optional(z.unknown()),
-    creationDate: z.optional(z.unknown()),
-    modificationDate: z.optional(z.unknown()),
-    nodeStatus: z.optional(z.unknown()),
-    publishedNodeVersionId: z.optional(z.unknown()),
-    deleted: z.optional(z.unknown()),
-    system: z.optional(z.unknown()),
-    locked: z.optional(z.unknown()),
-    favorite: z.optional(z.unknown()),
+    version: z.optional(serviceSetFields.version),
+    creationDate: z.optional(serviceSetFields.creationDate),
+    modificationDate: z.optional(serviceSetFields.modificationDate),
+    nodeStatus: z.optional(serviceSetFields.nodeStatus),
+    publishedNodeVersionId: z.optional(serviceSetFields.publishedNodeVersionId),
+    deleted: z.optional(serviceSetFields.deleted),
+    system: z.optional(serviceSetFields.system),
+    locked: z.optional(serviceSetFields.locked),
+    favorite: z.optional(serviceSetFields.favorite),
     // A per-type retrieve's relation counts and the caller's responsibilities (spec §4.4's views).
     relationSummary: z.optional(z.unknown()),
     ...viewOnlyFields,

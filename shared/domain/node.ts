@@ -31,6 +31,22 @@ const nodeFields = {
 };
 
 /**
+ * The §2.1 fields only the service sets, typed as answered: an update may send them back as retrieved
+ * (they are ignored), but a value of another type is a mistake the caller hears of.
+ */
+export const serviceSetFields = {
+  version: nodeFields.version,
+  creationDate: nodeFields.creationDate,
+  modificationDate: nodeFields.modificationDate,
+  nodeStatus: nodeFields.nodeStatus,
+  publishedNodeVersionId: nodeFields.publishedNodeVersionId,
+  deleted: nodeFields.deleted,
+  system: nodeFields.system,
+  locked: nodeFields.locked,
+  favorite: z.boolean(),
+};
+
+/**
  * The stored working copy (or published copy) of a node: the §2.1 fields, where it sits, and who changed
  * it. `fields` holds what its type has of its own (its kind's fields, e.g. a document's url).
  */
@@ -67,7 +83,7 @@ export const baseElementSchema = named(
   z.strictObject({
     '@type': z.literal('BaseElement'),
     ...nodeFields,
-    favorite: z.boolean(),
+    favorite: serviceSetFields.favorite,
     editId: z.optional(z.string()),
   }),
   'BaseElement',

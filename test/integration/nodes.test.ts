@@ -493,6 +493,38 @@ describe('PUT /api/v1/items/{nodeId}', () => {
     const unchanged = await api.call('GET', `/api/v1/items/${documents.nodeId}`, { token });
     expect(unchanged.body.nodeVersionId).toBe(documents.nodeVersionId);
   });
+
+  it('ignores read-only fields sent back as retrieved, and refuses one of another type, naming it', async () => {
+    const created = await createNode(api, token, folder(environmentId, 'Read-only'));
+    const retrieved = (await api.call('GET', `/api/v1/items/${created.nodeId}`, { token })).body;
+    for (const [field, value] of [
+      ['version', 2],
+      ['creationDate', 'yesterday'],
+      ['nodeStatus', 'ARCHIVED'],
+      ['deleted', 'no'],
+      ['favorite', 1],
+    ] as const) {
+      const refused = await api.call('PUT', `/api/v1/items/${created.nodeId}`, {
+        token,
+        body: { ...retrieved, name: 'Renamed', [field]: value },
+      });
+      expect(refused.status, field).toBe(400);
+      expect(refused.body.errors.map((e: { path: string }) => e.path)).toEqual([`$.${field}`]);
+    }
+    const unchanged = await api.call('GET', `/api/v1/items/${created.nodeId}`, { token });
+    expect(unchanged.body).toMatchObject({ name: 'Read-only', nodeVersionId: created.nodeVersionId });
+    // As retrieved, with a version and dates that are not the object's: accepted, and ignored.
+    const updated = await api.call('PUT', `/api/v1/items/${created.nodeId}`, {
+      token,
+      body: { ...retrieved, name: 'Renamed', version: '7.0000', creationDate: '2001-01-01T00:00:00.000Z' },
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({
+      name: 'Renamed',
+      version: '0.0002',
+      creationDate: retrieved.creationDate,
+    });
+  });
 });
 
 describe('DELETE /api/v1/items/{nodeId}', () => {
