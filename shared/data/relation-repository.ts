@@ -60,6 +60,11 @@ const relationSchema = z.object({
   revision: z.number(),
   createdAt: z.string(),
   createdByName: z.nullable(z.string()),
+  /**
+   * The principal whose link, or change of a responsibility's kinds, wrote the item last: the change
+   * feed's `by` (absent on items written before it was kept).
+   */
+  changedBy: z.optional(z.string()),
 });
 export type StoredRelation = z.output<typeof relationSchema>;
 

@@ -180,6 +180,8 @@ function changeOf(write: Write, committed: (ref: BatchRef) => boolean): Draft | 
       ...blank,
       kind: kindsChanged ? 'RELATION_CHANGED' : after ? 'RELATION_LINKED' : 'RELATION_UNLINKED',
       nodeId,
+      // Who linked it, or changed its kinds; an unlink leaves no item to say who (as a revoke).
+      by: str(after?.changedBy),
       at: str(after?.createdAt),
       detail: `${name}:${otherId}`,
       targetId: otherId,

@@ -163,6 +163,7 @@ export async function linkRelation(
       revision: (out?.revision ?? 0) + 1,
       createdAt: out?.createdAt ?? at,
       createdByName: out?.createdByName ?? caller.principal.name,
+      changedBy: caller.principal.principalId,
     };
     const nextIn: StoredRelation = { ...mirrorOf(nextOut), revision: (into?.revision ?? 0) + 1 };
     const deltas: RelationCountDeltas = new Map();
@@ -217,10 +218,11 @@ export async function unlinkRelation(
     const remaining = out.kinds.filter((k) => k !== relation);
     const items: Record<string, unknown>[] = [];
     if (isResponsibility(relation) && remaining.length > 0) {
-      const nextOut = { ...out, kinds: remaining, revision: out.revision + 1 };
+      const changedBy = caller.principal.principalId;
+      const nextOut = { ...out, kinds: remaining, revision: out.revision + 1, changedBy };
       items.push({ Put: { TableName, Item: relationItem(nextOut), ...asRead(out) } });
       if (into) {
-        const nextIn = { ...into, kinds: remaining, revision: into.revision + 1 };
+        const nextIn = { ...into, kinds: remaining, revision: into.revision + 1, changedBy };
         items.push({ Put: { TableName, Item: relationItem(nextIn), ...asRead(into) } });
       }
     } else {

@@ -186,7 +186,8 @@ describe('the change feed', () => {
     );
   });
 
-  it('has a link, each change of its responsibility kinds, and the unlink', async () => {
+  it('has a link, each change of its responsibility kinds, and the unlink, with who made them', async () => {
+    const beforeCreate = (await follow(admin)).cursor;
     const process = await createOfType(api, admin, env, 'PROCESS', 'Owned process');
     const role = await createOfType(api, admin, env, 'ROLE', 'Process owner');
     await settled();
@@ -208,6 +209,18 @@ describe('the change feed', () => {
       'RELATION_CHANGED',
       'RELATION_CHANGED',
       'RELATION_UNLINKED',
+    ]);
+    // Who linked and changed the kinds is the admin, as for the process's creation; an unlink leaves
+    // no item to say who (as a revoke).
+    const created = (await follow(admin, beforeCreate)).changes.find(
+      (c) => c.kind === 'CREATED' && c.nodeId === process.nodeId,
+    );
+    expect(created?.by).toEqual(expect.any(String));
+    expect(changes.filter((c) => c.nodeId === process.nodeId).map((c) => c.by)).toEqual([
+      created?.by,
+      created?.by,
+      created?.by,
+      null,
     ]);
   });
 
