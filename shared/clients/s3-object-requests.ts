@@ -25,10 +25,19 @@ import { EMBEDDED_CREDENTIALS } from './aws-client-settings.ts';
 
 /** As the S3 client: three attempts, backoff and a retry budget shared by the process's calls. */
 const MAX_ATTEMPTS = 3;
+/**
+ * A connection S3 does not accept within this, or one that goes quiet this long, is given up (and tried
+ * again): a stalled call would otherwise hold the request until API Gateway's 504 instead of a 503.
+ */
+const TIMEOUTS = { connectionTimeout: 3_000, socketTimeout: 10_000 };
+/** Named in S3's access logs and CloudTrail, which show the caller's agent. */
+const USER_AGENT = 'content-repository/s3-object-requests';
 
 /** A failed S3 call, shaped as the SDK's errors are for the code that classifies them (service-faults.ts). */
 export class S3CallError extends Error {
   readonly $metadata: { httpStatusCode?: number };
+  /** Set when S3 was at fault (throttling, a 5xx, a timeout, a dropped connection) and retries ran out. */
+  $retryable?: { throttling: boolean };
   constructor(name: string, message: string, httpStatusCode?: number, cause?: unknown) {
     super(message, { cause });
     this.name = name;
@@ -69,7 +78,7 @@ const objectRequests = perConfig((configuration) => {
   const hostOf = (port: number | undefined) => (port ? `${base.hostname}:${port}` : base.hostname);
   return {
     signer,
-    handler: new NodeHttpHandler(),
+    handler: new NodeHttpHandler(TIMEOUTS),
     retries: new StandardRetryStrategy(MAX_ATTEMPTS),
     // The S3 client validates responses' checksums in the cloud only (s3.ts).
     checksumMode: (s3Endpoint ? {} : { 'x-amz-checksum-mode': 'ENABLED' }) as Record<string, string>,
@@ -79,7 +88,12 @@ const objectRequests = perConfig((configuration) => {
         ...where,
         method,
         query,
-        headers: { ...headers, host: hostOf(where.port), 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
+        headers: {
+          ...headers,
+          host: hostOf(where.port),
+          'user-agent': USER_AGENT,
+          'x-amz-content-sha256': 'UNSIGNED-PAYLOAD',
+        },
         body,
       });
     },
@@ -108,11 +122,18 @@ async function send(request: ObjectRequest) {
       try {
         token = await retries.refreshRetryTokenForRetry(token, { errorType });
       } catch {
-        // Out of attempts. A dropped or refused connection is S3's fault as much as a 503 is.
-        throw error instanceof S3CallError
-          ? error
-          : new S3CallError('NetworkingError', (error as Error).message, undefined, error);
+        // Out of attempts: S3's fault all the same (a 429 or a RequestTimeout as much as a 503 or a
+        // dropped connection), which the caller may retry.
+        const failure =
+          error instanceof S3CallError
+            ? error
+            : new S3CallError('NetworkingError', (error as Error).message, undefined, error);
+        failure.$retryable = { throttling: errorType === 'THROTTLING' };
+        throw failure;
       }
+      // This version's strategy waits the backoff itself and answers 0; earlier ones left it to the caller.
+      const delay = token.getRetryDelay();
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
 }
@@ -132,7 +153,11 @@ export async function putObject(key: string, body: Buffer): Promise<void> {
   await send({
     method: 'PUT',
     key,
-    headers: { 'content-length': String(body.length), 'x-amz-checksum-crc32': checksum.toString('base64') },
+    headers: {
+      'content-length': String(body.length),
+      'content-type': 'application/octet-stream',
+      'x-amz-checksum-crc32': checksum.toString('base64'),
+    },
     body,
   });
 }

@@ -6,8 +6,11 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { HttpRequest } from '@smithy/core/protocols';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { s3 } from '#shared/clients/s3.ts';
 import { getObjectRange, presignGetObject, putObject } from '#shared/clients/s3-object-requests.ts';
@@ -85,6 +88,55 @@ describe('a presigned download URL', () => {
   });
 });
 
+describe('a request in the cloud', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** The request as signed and handed to the HTTP handler, answered 200 with `answer` and never sent. */
+  async function sentBy(call: () => Promise<unknown>, answer = '') {
+    const sent: HttpRequest[] = [];
+    vi.spyOn(NodeHttpHandler.prototype, 'handle').mockImplementation(async (request) => {
+      sent.push(request as HttpRequest);
+      return { response: { statusCode: 200, headers: {}, body: Readable.from([Buffer.from(answer)]) } };
+    });
+    const result = await withConfig(configOf(), call);
+    return { request: sent[0] as HttpRequest, result };
+  }
+  const signedHeaders = (request: HttpRequest) =>
+    /SignedHeaders=([^,]+)/.exec(String(request.headers.authorization))?.[1]?.split(';');
+
+  it('puts to the bucket’s virtual host, the key escaped once, with the session token signed', async () => {
+    const { request } = await sentBy(() => putObject("uploads/U 1/it's*(1)", Buffer.from('hello')));
+    expect(request).toMatchObject({
+      method: 'PUT',
+      hostname: 'content-bucket-1.s3.eu-west-1.amazonaws.com',
+      path: '/uploads/U%201/it%27s%2A%281%29',
+    });
+    expect(request.headers).toMatchObject({
+      'content-length': '5',
+      'x-amz-security-token': 'session-token',
+      'x-amz-content-sha256': 'UNSIGNED-PAYLOAD',
+      'x-amz-checksum-crc32': 'NhCmhg==',
+    });
+    expect(signedHeaders(request)).toEqual([
+      'content-length',
+      'content-type',
+      'host',
+      'x-amz-checksum-crc32',
+      'x-amz-content-sha256',
+      'x-amz-date',
+      'x-amz-security-token',
+    ]);
+  });
+
+  it('reads a range with the Range header signed, and answers its bytes', async () => {
+    const { request, result } = await sentBy(() => getObjectRange('files/F', 2, 6), 'llowo');
+    expect(request).toMatchObject({ method: 'GET', path: '/files/F' });
+    expect(request.headers.range).toBe('bytes=2-6');
+    expect(signedHeaders(request)).toContain('range');
+    expect(String(result)).toBe('llowo');
+  });
+});
+
 describe('S3 faults', () => {
   let server: Server;
   let answers: Array<{ status: number; body: string }>;
@@ -137,6 +189,22 @@ describe('S3 faults', () => {
     expect(seen[0]?.headers.range).toBe('bytes=0-9');
     expect(failure).toMatchObject({ name: 'SlowDown', $metadata: { httpStatusCode: 503 } });
     expect(isServiceUnavailable(failure)).toBe(true);
+  });
+
+  it('S3 throttling or timing out a request under a 4xx status ends as a fault the caller may retry', async () => {
+    for (const answer of [
+      { status: 429, body: '<Error><Code>TooManyRequests</Code><Message>slow down</Message></Error>' },
+      { status: 400, body: '<Error><Code>RequestTimeout</Code><Message>too slow</Message></Error>' },
+    ]) {
+      answers = [answer, answer, answer];
+      seen = [];
+      const failure = await withConfig(configOf({ S3_ENDPOINT: endpoint }), () =>
+        putObject('uploads/U/k/1', Buffer.from('hello')).catch((error: unknown) => error),
+      );
+      expect(seen, answer.body).toHaveLength(3);
+      expect(failure).toMatchObject({ $metadata: { httpStatusCode: answer.status } });
+      expect(isServiceUnavailable(failure), answer.body).toBe(true);
+    }
   });
 
   it('a refused connection ends as a fault the caller may retry too', async () => {
