@@ -15,7 +15,8 @@ const badForm = (message: string) =>
   ]);
 
 export async function chunkBytesOf(body: RawBody): Promise<Buffer> {
-  if (!/^multipart\/form-data\s*;/i.test(body.contentType)) return body.bytes;
+  // A form without its boundary is a malformed form (busboy says so), not a raw body to store as it is.
+  if (!/^multipart\/form-data\s*(;|$)/i.test(body.contentType)) return body.bytes;
   return new Promise<Buffer>((resolve, reject) => {
     let form: InstanceType<typeof Busboy>;
     try {

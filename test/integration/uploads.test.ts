@@ -233,6 +233,27 @@ describe('the spec single-chunk upload and a FILE document', () => {
     });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0]).toMatchObject({ in: 'body', path: '$.file' });
+
+    // A form whose Content-Type lost its boundary is refused, not stored envelope and all as the file
+    // (the spec's single-chunk form takes a body of any size).
+    const single = new URLSearchParams({
+      resumableIdentifier: 'form-3',
+      resumableFilename: 'form.txt',
+      resumableChunkSize: '1',
+      resumableTotalSize: '1',
+      resumableChunkNumber: '1',
+    });
+    const unbounded = await api.call('POST', `/upload/?${single}`, {
+      token,
+      rawBody: body,
+      headers: { 'content-type': 'multipart/form-data' },
+    });
+    expect(unbounded.status).toBe(400);
+    expect(unbounded.body).toMatchObject({
+      code: 'MALFORMED_FORM',
+      errors: [{ in: 'body', path: '$.file' }],
+    });
+    expect((await uploadState('form-3')).status).toBe(404);
   });
 });
 
