@@ -18,6 +18,7 @@ import { type BatchRef, committedAmong, stagedBy } from '#shared/data/diagram-ba
 import { DIAGRAM_BATCH_PREFIX } from '#shared/data/keys.ts';
 import { findNodes } from '#shared/data/node-repository.ts';
 import { CHANGE_RETENTION_DAYS, type ChangeKind } from '#shared/domain/changes.ts';
+import { RESPONSIBILITY } from '#shared/domain/relations.ts';
 
 /** DynamoDB's BatchWriteItem limit. */
 const CHANGES_PER_WRITE = 25;
@@ -52,6 +53,19 @@ type Draft = Omit<
 };
 
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/**
+ * The relation a change is about, as the API names it: a responsibility link is stored once for all its
+ * kinds, and each link or unlink adds or removes one of them (`responsible`, `accountable`, …).
+ */
+function relationNamed(stored: string, before: Image | undefined, after: Image | undefined): string {
+  if (stored !== RESPONSIBILITY) return stored;
+  const kindsOf = (image: Image | undefined) =>
+    new Set(Array.isArray(image?.kinds) ? image.kinds.map(String) : []);
+  const [was, is] = [kindsOf(before), kindsOf(after)];
+  const changed = [...was, ...is].filter((kind) => was.has(kind) !== is.has(kind));
+  return changed.length > 0 ? [...new Set(changed)].join(',') : stored;
+}
 
 const blank = {
   nodeType: null,
@@ -183,7 +197,7 @@ function changeOf(write: Write, committed: (ref: BatchRef) => boolean): Draft | 
       // Who linked it, or changed its kinds; an unlink leaves no item to say who (as a revoke).
       by: str(after?.changedBy),
       at: str(after?.createdAt),
-      detail: `${name}:${otherId}`,
+      detail: `${relationNamed(String(name), before, after)}:${otherId}`,
       targetId: otherId,
     };
   }

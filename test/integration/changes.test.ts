@@ -186,7 +186,7 @@ describe('the change feed', () => {
     );
   });
 
-  it('has a link, each change of its responsibility kinds, and the unlink, with who made them', async () => {
+  it('has a link, each change of its responsibility kinds, and the unlink, with who made them and which kind', async () => {
     const beforeCreate = (await follow(admin)).cursor;
     const process = await createOfType(api, admin, env, 'PROCESS', 'Owned process');
     const role = await createOfType(api, admin, env, 'ROLE', 'Process owner');
@@ -216,12 +216,12 @@ describe('the change feed', () => {
       (c) => c.kind === 'CREATED' && c.nodeId === process.nodeId,
     );
     expect(created?.by).toEqual(expect.any(String));
-    expect(changes.filter((c) => c.nodeId === process.nodeId).map((c) => c.by)).toEqual([
-      created?.by,
-      created?.by,
-      created?.by,
-      null,
-    ]);
+    const ofProcess = changes.filter((c) => c.nodeId === process.nodeId);
+    expect(ofProcess.map((c) => c.by)).toEqual([created?.by, created?.by, created?.by, null]);
+    // Each names the relation as the API does: the responsibility kind linked or unlinked.
+    expect(ofProcess.map((c) => c.detail)).toEqual(
+      ['responsible', 'accountable', 'responsible', 'accountable'].map((kind) => `${kind}:${role.nodeId}`),
+    );
   });
 
   it('shows a reader only what it may read, and its own grants', async () => {
