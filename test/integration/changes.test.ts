@@ -43,6 +43,7 @@ interface Change {
   nodeVersionId: string | null;
   version: string | null;
   by: string | null;
+  detail: string | null;
   principalId: string | null;
   recordedAt: string;
 }
