@@ -100,8 +100,8 @@ const objectRequests = perConfig((configuration) => {
   };
 });
 
-/** One S3 call, signed afresh for each attempt; answers the status, headers and whole body of a 2xx. */
-async function send(request: ObjectRequest) {
+/** One S3 call, signed afresh for each attempt; answers the whole body of a 2xx. */
+async function send(request: ObjectRequest): Promise<Buffer> {
   const { signer, handler, retries, build } = objectRequests();
   let token = await retries.acquireInitialRetryToken('s3');
   for (;;) {
@@ -111,7 +111,7 @@ async function send(request: ObjectRequest) {
       const body = await buffer(response.body as Readable);
       if (response.statusCode >= 300) throw failureOf(response.statusCode, body);
       retries.recordSuccess(token);
-      return { headers: response.headers, body };
+      return body;
     } catch (error) {
       const errorType = isThrottlingError(error as never)
         ? 'THROTTLING'
@@ -164,8 +164,7 @@ export async function putObject(key: string, body: Buffer): Promise<void> {
 
 /** Bytes `start`..`end` (inclusive) of the object at `key`. */
 export async function getObjectRange(key: string, start: number, end: number): Promise<Buffer> {
-  const { body } = await send({ method: 'GET', key, headers: { range: `bytes=${start}-${end}` } });
-  return body;
+  return send({ method: 'GET', key, headers: { range: `bytes=${start}-${end}` } });
 }
 
 /** A URL that GETs the object at `key` for `seconds`, with S3's response overrides in `query`. */
