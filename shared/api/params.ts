@@ -3,7 +3,7 @@
  * false, `pageSize=20` becomes 20). The reference shows their wire form.
  */
 import * as z from 'zod/mini';
-import { uuidSchema } from '#shared/domain/schema-parts.ts';
+import { countParam, uuidSchema } from '#shared/domain/schema-parts.ts';
 
 /** `true` or `false`, as a boolean. */
 export const booleanParam = z.pipe(
@@ -19,14 +19,7 @@ export const flagParam = (fallback: boolean) =>
   );
 
 /** A positive integer up to `max`. */
-export const positiveIntParam = (max: number) =>
-  z.pipe(
-    z.string().check(
-      z.regex(/^[1-9]\d*$/, 'must be a positive integer'),
-      z.refine((s) => Number(s) <= max, { message: `must be at most ${max}`, params: { rule: 'maximum' } }),
-    ),
-    z.transform(Number),
-  );
+export const positiveIntParam = (max: number) => countParam(1, max);
 
 /** An ISO 8601 time with an offset, as UTC with milliseconds (`modifiedSince`, `since`). */
 export const timestampParam = z.pipe(

@@ -16,6 +16,24 @@ export const calendarDateSchema = z.iso.date({
 });
 export const countSchema = z.int().check(z.minimum(0));
 
+/**
+ * A count as a query parameter: decimal digits, no sign, no leading zero, at least `min` and at most `max`;
+ * a number once parsed. A value that is not a count breaks that rule alone, not also the maximum.
+ */
+export const countParam = (min: 0 | 1, max: number = Number.MAX_SAFE_INTEGER) =>
+  z.pipe(
+    z.string().check(
+      min === 1
+        ? z.regex(/^[1-9]\d*$/, 'must be a positive integer')
+        : z.regex(/^(0|[1-9]\d*)$/, 'must be a non-negative integer'),
+      z.refine((s) => !/^\d+$/.test(s) || Number(s) <= max, {
+        message: `must be at most ${max}`,
+        params: { rule: 'maximum' },
+      }),
+    ),
+    z.transform(Number),
+  );
+
 /** C0 control characters and DEL, but tab, line feed and carriage return (a diagram's labels break lines). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job.
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;

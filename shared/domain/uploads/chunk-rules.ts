@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { type FieldError, PayloadTooLargeError, ValidationError } from '../errors.ts';
 import { parseMediaType } from '../file-names.ts';
+import { countParam } from '../schema-parts.ts';
 
 export const UPLOAD_LIMITS = {
   /** Base64 in a Lambda event stays under the 6 MB invoke payload. */
@@ -16,18 +17,6 @@ export const UPLOAD_LIMITS = {
   identifierMaxLength: 200,
   fileNameMaxLength: 1000,
 } as const;
-
-/** A count as resumable.js writes it: decimal digits, no sign, no leading zero; at most `max`. */
-const countParam = (min: 0 | 1, max: number = Number.MAX_SAFE_INTEGER) =>
-  z.pipe(
-    z.string().check(
-      min === 1
-        ? z.regex(/^[1-9]\d*$/, 'must be a positive integer')
-        : z.regex(/^(0|[1-9]\d*)$/, 'must be a non-negative integer'),
-      z.refine((s) => Number(s) <= max, { message: `must be at most ${max}`, params: { rule: 'maximum' } }),
-    ),
-    z.transform(Number),
-  );
 
 const noControlCharacters = z.refine<string>((s) => !/\p{Cc}/u.test(s), {
   message: 'must not contain control characters',

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { positiveIntParam } from '#shared/api/params.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
 import { createNodePayloadSchema } from '#shared/domain/node-payloads.ts';
 import { jsonPath, parseInput } from '#shared/http/validation.ts';
@@ -40,5 +42,26 @@ describe('parseInput', () => {
         expect.objectContaining({ in: 'body', path: '$.extra', rule: 'unrecognized_key' }),
       ]),
     );
+  });
+});
+
+describe('count parameters', () => {
+  const pageSize = z.object({ pageSize: positiveIntParam(1000) });
+  const errorsOf = (value: string) => {
+    try {
+      parseInput(pageSize, { pageSize: value }, 'query');
+      return [];
+    } catch (error) {
+      return (error as ValidationError).details.errors?.map((e) => `${e.rule}: ${e.message}`);
+    }
+  };
+
+  it('parse decimal counts within bounds, and name the one rule anything else breaks', () => {
+    expect(parseInput(pageSize, { pageSize: '1000' }, 'query')).toEqual({ pageSize: 1000 });
+    expect(errorsOf('abc')).toEqual(['invalid_format: must be a positive integer']);
+    expect(errorsOf('0')).toEqual(['invalid_format: must be a positive integer']);
+    expect(errorsOf('-5')).toEqual(['invalid_format: must be a positive integer']);
+    expect(errorsOf('1001')).toEqual(['maximum: must be at most 1000']);
+    expect(errorsOf('99999999999999999999')).toEqual(['maximum: must be at most 1000']);
   });
 });
