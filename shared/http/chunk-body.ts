@@ -1,41 +1,65 @@
 /**
- * An upload chunk's bytes: the raw body (the spec's form, curl, resumable.js with method 'octet'), or the
- * `file` part of a multipart form (resumable.js's default), parsed by busboy.
+ * An upload chunk's body: the raw bytes (the spec's form, curl, resumable.js and flow.js with method 'octet'),
+ * or a multipart form (their default), parsed by busboy, whose `file` part is the chunk and whose other
+ * fields are the chunk's parameters (flow.js sends them only there).
  */
 import { Busboy } from '@fastify/busboy';
 import type { RawBody } from '#shared/api/operation.ts';
 import { BadRequestError } from '#shared/domain/errors.ts';
 
-/** resumable.js's default fileParameterName. */
+/** resumable.js's and flow.js's default fileParameterName. */
 export const CHUNK_FORM_FIELD = 'file';
+
+/** Far more than the nine parameters a chunk comes with; a form with more is not an upload's. */
+const MAX_FORM_FIELDS = 50;
+
+export interface ChunkBody {
+  bytes: Buffer;
+  /** The content type the form gave the file part; null for a raw body. */
+  partType: string | null;
+  /** The form's other fields, in order, repeats kept; none for a raw body. */
+  fields: [name: string, value: string][];
+}
 
 const badForm = (message: string) =>
   new BadRequestError('MALFORMED_FORM', `The multipart body cannot be read: ${message}`, [
     { in: 'body', path: `$.${CHUNK_FORM_FIELD}`, rule: 'multipart_file', message },
   ]);
 
-export async function chunkBytesOf(body: RawBody): Promise<Buffer> {
+export const isMultipartForm = (contentType: string) => /^multipart\/form-data\s*(;|$)/i.test(contentType);
+
+export async function readChunkBody(body: RawBody): Promise<ChunkBody> {
   // A form without its boundary is a malformed form (busboy says so), not a raw body to store as it is.
-  if (!/^multipart\/form-data\s*(;|$)/i.test(body.contentType)) return body.bytes;
-  return new Promise<Buffer>((resolve, reject) => {
+  if (!isMultipartForm(body.contentType)) return { bytes: body.bytes, partType: null, fields: [] };
+  return new Promise<ChunkBody>((resolve, reject) => {
     let form: InstanceType<typeof Busboy>;
     try {
-      form = new Busboy({ headers: { 'content-type': body.contentType }, limits: { files: 1, fields: 50 } });
+      form = new Busboy({
+        headers: { 'content-type': body.contentType },
+        limits: { files: 1, fields: MAX_FORM_FIELDS },
+      });
     } catch (error) {
       reject(badForm((error as Error).message));
       return;
     }
-    let file: Buffer | undefined;
-    form.on('file', (field, stream) => {
+    let file: { bytes: Buffer; partType: string } | undefined;
+    const fields: ChunkBody['fields'] = [];
+    form.on('field', (name, value) => fields.push([name, value]));
+    form.on('fieldsLimit', () =>
+      reject(badForm(`the form has more than ${MAX_FORM_FIELDS} fields besides the file`)),
+    );
+    form.on('file', (field, stream, _fileName, _encoding, mimeType) => {
       const parts: Buffer[] = [];
       stream.on('data', (part: Buffer) => parts.push(part));
       stream.on('end', () => {
-        if (field === CHUNK_FORM_FIELD) file = Buffer.concat(parts);
+        if (field === CHUNK_FORM_FIELD) file = { bytes: Buffer.concat(parts), partType: mimeType };
       });
     });
     form.on('error', (error: Error) => reject(badForm(error.message)));
     form.on('finish', () =>
-      file ? resolve(file) : reject(badForm(`the form has no file part named "${CHUNK_FORM_FIELD}"`)),
+      file
+        ? resolve({ ...file, fields })
+        : reject(badForm(`the form has no file part named "${CHUNK_FORM_FIELD}"`)),
     );
     form.end(body.bytes);
   });

@@ -1,6 +1,6 @@
 /**
  * The one middy chain every handler is built with, from its operation's declaration:
- *   request log → problem+json errors → well-formed target → body → validate → authenticate
+ *   request log → problem+json errors → well-formed target → body → [parameters] → validate → authenticate
  *   → Idempotency-Key (node writes) → handler.
  * Input is judged before authentication, so a malformed path parameter, query or body is a 400 decided
  * before any storage call (the session check reads DynamoDB). Handlers receive parsed, validated input and
@@ -51,6 +51,8 @@ export type OperationInput<D extends Pick<OperationDeclaration, 'request'>> = Pi
 /** What the middlewares attach to the event as they go. */
 export interface ParsedEvent extends HttpEvent {
   parsedBody?: unknown;
+  /** The parameters to validate as the query, when the operation gathers them from more than the query. */
+  queryInput?: Record<string, string>;
   caller?: Caller;
   input?: { body: unknown; query: unknown; path: unknown };
   /** The kept answer of an earlier request with this Idempotency-Key, answered instead of the handler's. */
@@ -68,6 +70,18 @@ type Prefetch<D extends Pick<OperationDeclaration, 'request'>, P> = (
   verified: VerifiedPrincipal,
 ) => Promise<P>;
 
+type RequestHandler<D extends Declared, P> = (request: OperationRequest<D, P>) => Promise<HttpResult>;
+
+/**
+ * What a handler may add to the chain: `prefetch` (below), and `parameters`, a middleware run once the
+ * body is read and before validation, that gathers the parameters an operation takes from more than the
+ * query (into ParsedEvent.queryInput: an upload chunk's, from its form).
+ */
+interface HandleOptions<D extends Pick<OperationDeclaration, 'request'>, P> {
+  prefetch?: Prefetch<D, P>;
+  parameters?: middy.MiddlewareObj<ParsedEvent, HttpResult>;
+}
+
 /**
  * The Lambda handler of a declared operation. `prefetch` is a read that needs only the validated input
  * and the token's principal (the object a retrieve answers, the caller's own upload record): it starts
@@ -81,21 +95,22 @@ export function handle<D extends Declared>(
 ): HttpHandler;
 export function handle<D extends Declared, P>(
   declaration: D,
-  options: { prefetch: Prefetch<D, P> },
+  options: HandleOptions<D, P>,
   handleRequest: (request: OperationRequest<D, P>) => Promise<HttpResult>,
 ): HttpHandler;
 export function handle<D extends Declared, P>(
   declaration: D,
   ...rest:
     | [(request: OperationRequest<D, P>) => Promise<HttpResult>]
-    | [{ prefetch: Prefetch<D, P> }, (request: OperationRequest<D, P>) => Promise<HttpResult>]
+    | [HandleOptions<D, P>, (request: OperationRequest<D, P>) => Promise<HttpResult>]
 ): HttpHandler {
-  const [options, handleRequest] = rest.length === 1 ? [{}, rest[0]] : rest;
+  const [options, handleRequest]: [HandleOptions<D, P>, RequestHandler<D, P>] =
+    rest.length === 1 ? [{}, rest[0]] : rest;
   // What the declaration leaves out is taken as none: unknown parameters and fields are a 400.
   const { body, bodyOptional, bodyFormat, query, path } = requestContract(declaration);
   const inputOf = (event: ParsedEvent) =>
     (event.input ?? { body: undefined, query: undefined, path: undefined }) as OperationInput<D>;
-  const prefetch = 'prefetch' in options ? options.prefetch : undefined;
+  const { prefetch, parameters } = options;
   if (prefetch && declaration.authenticated === false) {
     throw new Error(
       `${declaration.name}: a prefetch needs the token's principal, so an authenticated operation`,
@@ -112,6 +127,7 @@ export function handle<D extends Declared, P>(
     .use(problemErrors())
     .use(wellFormedTarget())
     .use(requestBody(body !== undefined, bodyOptional ?? false, bodyFormat))
+    .use(parameters ?? [])
     .use(validateInput({ body, query, path }))
     .use(authenticateRequest(declaration.authenticated !== false, startPrefetch))
     .use(idempotency(declaration.idempotent === true))

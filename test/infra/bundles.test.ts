@@ -257,7 +257,9 @@ describe('what cold starts parse', () => {
 describe('the fallback function bundle', () => {
   it('tells 404 from 405 from the route table inlined at build time, loading no operation declaration at init', () => {
     // A summary only the upload operations' declarations hold.
-    expect(OPERATION_LIST.some((o) => o.summary === 'Upload a chunk of a file (resumable.js)')).toBe(true);
+    expect(OPERATION_LIST.some((o) => o.summary === 'Upload a chunk of a file (resumable.js, flow.js)')).toBe(
+      true,
+    );
     const dir = bundleOf.get(FALLBACK_OPERATION.name) as string;
     // (The declarations stay in a chunk for the source's own path, never loaded by the bundle.)
     const atInit = loadedAtInit(dir).map((file) => readFileSync(file, 'utf8'));

@@ -1,5 +1,5 @@
 /**
- * Uploads (spec §4.2, resumable.js) and FILE documents (§2.2, §4.1) on the embedded stack: the chunk rules,
+ * Uploads (spec §4.2, resumable.js and flow.js) and FILE documents (§2.2, §4.1) on the embedded stack: the chunk rules,
  * chunks out of order, in parallel and twice, resuming, the file assembled with its SHA-256, attaching it to
  * a document once, replacing it, downloading it (whole, by range, by redirect), and files that must never
  * run from this origin.
@@ -112,6 +112,21 @@ async function singleChunk(
   });
 }
 
+/** A multipart form as browsers send it: the fields in order, then the file part (if any) named `file`. */
+async function multipart(
+  fields: [string, string][],
+  file?: { bytes: string | Buffer; name: string; type?: string },
+): Promise<{ rawBody: Buffer; headers: { 'content-type': string } }> {
+  const form = new FormData();
+  for (const [name, value] of fields) form.append(name, value);
+  if (file) form.append('file', new Blob([file.bytes], file.type ? { type: file.type } : {}), file.name);
+  const request = new Request('http://x/', { method: 'POST', body: form });
+  return {
+    rawBody: Buffer.from(await request.arrayBuffer()),
+    headers: { 'content-type': request.headers.get('content-type') as string },
+  };
+}
+
 const fileDocument = (identifier: string, name: string, title = 'Report') => ({
   parent: { nodeId: folderId },
   '@type': 'Document',
@@ -201,11 +216,7 @@ describe('the spec single-chunk upload and a FILE document', () => {
   });
 
   it('takes resumable.js multipart forms (field "file") as well as raw bodies', async () => {
-    const form = new FormData();
-    form.append('resumableChunkNumber', '1');
-    form.append('file', new Blob(['from a form']), 'form.txt');
-    const request = new Request('http://x/', { method: 'POST', body: form });
-    const body = Buffer.from(await request.arrayBuffer());
+    const form = await multipart([['resumableChunkNumber', '1']], { bytes: 'from a form', name: 'form.txt' });
     const query = new URLSearchParams({
       resumableIdentifier: 'form-1',
       resumableFilename: 'form.txt',
@@ -215,21 +226,13 @@ describe('the spec single-chunk upload and a FILE document', () => {
       resumableTotalSize: '11',
       resumableTotalChunks: '1',
     });
-    const sent = await api.call('POST', `/upload/?${query}`, {
-      token,
-      rawBody: body,
-      headers: { 'content-type': request.headers.get('content-type') as string },
-    });
+    const sent = await api.call('POST', `/upload/?${query}`, { token, ...form });
     expect(sent.status).toBe(200);
     expect((await uploadState('form-1')).body).toMatchObject({ state: 'complete', size: 11 });
 
-    const noFile = new FormData();
-    noFile.append('other', 'x');
-    const noFileRequest = new Request('http://x/', { method: 'POST', body: noFile });
     const refused = await api.call('POST', `/upload/?${query.toString().replace('form-1', 'form-2')}`, {
       token,
-      rawBody: Buffer.from(await noFileRequest.arrayBuffer()),
-      headers: { 'content-type': noFileRequest.headers.get('content-type') as string },
+      ...(await multipart([['resumableChunkNumber', '1']])),
     });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0]).toMatchObject({ in: 'body', path: '$.file' });
@@ -245,7 +248,7 @@ describe('the spec single-chunk upload and a FILE document', () => {
     });
     const unbounded = await api.call('POST', `/upload/?${single}`, {
       token,
-      rawBody: body,
+      rawBody: form.rawBody,
       headers: { 'content-type': 'multipart/form-data' },
     });
     expect(unbounded.status).toBe(400);
@@ -254,6 +257,170 @@ describe('the spec single-chunk upload and a FILE document', () => {
       errors: [{ in: 'body', path: '$.file' }],
     });
     expect((await uploadState('form-3')).status).toBe(404);
+  });
+});
+
+describe('flow.js, and parameters in the form', () => {
+  /** The parameters flow.js sends with chunk n (it sends no type), under its own names. */
+  const flowFields = (file: ChunkedFile, n: number, extra: Record<string, string> = {}): [string, string][] =>
+    Object.entries({
+      flowChunkNumber: String(n),
+      flowChunkSize: String(file.chunkSize),
+      flowCurrentChunkSize: String(chunkOf(file, n).length),
+      flowTotalSize: String(file.bytes.length),
+      flowIdentifier: file.identifier,
+      flowFilename: file.name,
+      flowRelativePath: file.name,
+      flowTotalChunks: String(file.totalChunks),
+      ...extra,
+    });
+  /** flow.js's default upload: a multipart form holding the parameters and the chunk, no query. */
+  const sendFlowChunk = async (file: ChunkedFile, n: number, extra: Record<string, string> = {}) =>
+    api.call('POST', '/upload/', {
+      token,
+      ...(await multipart(flowFields(file, n, extra), {
+        bytes: chunkOf(file, n),
+        name: file.name,
+        type: 'text/csv',
+      })),
+    });
+  /** flow.js's test: a GET with the parameters in the query. */
+  const testFlowChunk = (file: ChunkedFile, n: number, extra: Record<string, string> = {}) =>
+    api.call('GET', `/upload/?${new URLSearchParams(flowFields(file, n, extra))}`, { token });
+
+  it('takes flow.js chunks (its flow… names, only in the form) and its tests (in the query)', async () => {
+    const file = chunked('flow-1', fileBytes(3 * 1000 + 500, 11), 1000, 'figures.csv');
+    expect(file.totalChunks).toBe(3);
+    expect((await testFlowChunk(file, 1)).status).toBe(204);
+    const answers = await Promise.all([2, 1].map((n) => sendFlowChunk(file, n)));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect((await testFlowChunk(file, 1)).status).toBe(200);
+    expect((await testFlowChunk(file, 3)).status).toBe(204);
+    expect((await sendFlowChunk(file, 3)).status).toBe(200);
+
+    // The form gave the file part a type; flow.js sends no parameter for it.
+    expect((await uploadState(file.identifier)).body).toMatchObject({
+      fileName: 'figures.csv',
+      state: 'complete',
+      totalChunks: 3,
+      size: file.bytes.length,
+      sha256: sha256(file.bytes),
+      contentType: 'text/csv',
+    });
+  });
+
+  it('names each refused flow.js parameter as it was sent, where it was sent, and stores nothing', async () => {
+    const file = chunked('flow-2', fileBytes(3 * 1000, 12), 1000);
+    const beyond = await sendFlowChunk(file, 1, { flowChunkNumber: '4' });
+    expect(beyond.status).toBe(400);
+    expect(beyond.body.errors).toEqual([
+      {
+        in: 'body',
+        path: '$.flowChunkNumber',
+        rule: 'maximum',
+        message: 'must be at most 3, the number of chunks',
+      },
+    ]);
+    const miscounted = await sendFlowChunk(file, 1, { flowTotalChunks: '7' });
+    expect(miscounted.status).toBe(400);
+    expect(miscounted.body.errors).toMatchObject([{ in: 'body', path: '$.flowTotalChunks' }]);
+    expect(miscounted.body.errors[0].message).toBe('must be 3 for flowTotalSize 3000 and flowChunkSize 1000');
+    expect(miscounted.text).not.toContain('resumable');
+
+    const unknown = await testFlowChunk(file, 1, { flowChunkNumber: 'first', flowColour: 'red' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors.map((e: { in: string; path: string }) => `${e.in} ${e.path}`).sort()).toEqual([
+      'query $.flowChunkNumber',
+      'query $.flowColour',
+    ]);
+    expect(unknown.text).not.toContain('resumable');
+
+    const afterStart = await sendFlowChunk(file, 1);
+    expect(afterStart.status).toBe(200);
+    const otherFile = await sendFlowChunk(file, 2, { flowFilename: 'other.bin' });
+    expect(otherFile.status).toBe(400);
+    expect(otherFile.body).toMatchObject({
+      code: 'UPLOAD_MISMATCH',
+      errors: [{ in: 'body', path: '$.flowFilename', rule: 'matches_upload' }],
+    });
+    expect((await uploadState(file.identifier)).body).toMatchObject({
+      state: 'receiving',
+      chunksReceived: 1,
+    });
+  });
+
+  it('refuses a parameter sent twice, in both namings, or differing between the query and the form', async () => {
+    const file = chunked('twice-1', fileBytes(2 * 1000, 13), 1000);
+    const query = new URLSearchParams(queryOf(file, 1));
+    query.append('resumableIdentifier', 'twice-2');
+    const repeated = await api.call('POST', `/upload/?${query}`, {
+      token,
+      rawBody: chunkOf(file, 1),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    expect(repeated.status).toBe(400);
+    expect(repeated.body.errors).toMatchObject([
+      { in: 'query', path: '$.resumableIdentifier', rule: 'repeated' },
+    ]);
+
+    // resumable.js's multipart form repeats the query's parameters: they must agree.
+    const chunk = { bytes: chunkOf(file, 1), name: file.name };
+    const differing = await api.call('POST', `/upload/?${queryOf(file, 1)}`, {
+      token,
+      ...(await multipart([['resumableChunkNumber', '2']], chunk)),
+    });
+    expect(differing.status).toBe(400);
+    expect(differing.body.errors).toMatchObject([
+      { in: 'body', path: '$.resumableChunkNumber', rule: 'matches_query' },
+    ]);
+    const agreeing = await api.call('POST', `/upload/?${queryOf(file, 1)}`, {
+      token,
+      ...(await multipart([...new URLSearchParams(queryOf(file, 1))], chunk)),
+    });
+    expect(agreeing.status).toBe(200);
+
+    const twiceInForm = await api.call('POST', '/upload/', {
+      token,
+      ...(await multipart(
+        [...flowFields(chunked('twice-3', file.bytes, 1000), 2), ['flowChunkNumber', '2']],
+        chunk,
+      )),
+    });
+    expect(twiceInForm.status).toBe(400);
+    expect(twiceInForm.body.errors).toMatchObject([
+      { in: 'body', path: '$.flowChunkNumber', rule: 'repeated' },
+    ]);
+
+    const bothNamings = await api.call(
+      'POST',
+      `/upload/?${queryOf(chunked('twice-4', file.bytes, 1000), 2)}`,
+      {
+        token,
+        ...(await multipart([['flowChunkNumber', '2']], chunk)),
+      },
+    );
+    expect(bothNamings.status).toBe(400);
+    expect(bothNamings.body.errors).toMatchObject([
+      {
+        in: 'body',
+        path: '$.flowChunkNumber',
+        rule: 'repeated',
+        message: 'is sent as resumableChunkNumber too',
+      },
+    ]);
+    const withoutPath = new URLSearchParams(queryOf(chunked('twice-5', file.bytes, 1000), 2));
+    withoutPath.delete('resumableRelativePath');
+    const mixed = await api.call('POST', `/upload/?${withoutPath}`, {
+      token,
+      ...(await multipart([['flowRelativePath', file.name]], chunk)),
+    });
+    expect(mixed.status).toBe(400);
+    expect(mixed.body.errors).toMatchObject([{ path: '$.flowRelativePath', rule: 'parameter_names' }]);
+
+    expect((await uploadState('twice-1')).body).toMatchObject({ state: 'receiving', chunksReceived: 1 });
+    for (const identifier of ['twice-2', 'twice-3', 'twice-4', 'twice-5']) {
+      expect((await uploadState(identifier)).status, identifier).toBe(404);
+    }
   });
 });
 

@@ -23,10 +23,14 @@ export const receiveChunk = defineOperation({
     invokes: ['assembleUpload'],
   },
   memoryMb: 1024,
-  summary: 'Upload a chunk of a file (resumable.js)',
+  summary: 'Upload a chunk of a file (resumable.js, flow.js)',
   description:
     'Spec §4.2; outside /api/v1, at `/upload/` (or `/upload`). The chunk is the raw body (any Content-Type) or ' +
-    'the `file` part of a multipart form, as resumable.js sends it by default; its parameters come in the query. ' +
+    'the `file` part of a multipart form, as resumable.js and flow.js send it by default. Its parameters come in ' +
+    'the query, or as fields of the form (flow.js sends them only there), or both alike (as resumable.js does); ' +
+    "flow.js's names (`flowIdentifier`, `flowChunkNumber`, …) are taken for resumable.js's, and errors name the " +
+    "parameters as sent. Each parameter is sent once. Without a type parameter, the form's type for the file part " +
+    'is recorded. ' +
     'resumable.js chunking: a file of resumableTotalSize S in chunks of resumableChunkSize C has max(floor(S/C), 1) ' +
     'chunks, the last one running to the end of the file (or ceil(S/C) when resumableTotalChunks says so, as with ' +
     "forceChunkSize). A single-chunk upload (the spec's form: chunk size 1, total size 1, chunk number 1) takes the " +
@@ -37,7 +41,8 @@ export const receiveChunk = defineOperation({
     'their uploader; once an upload is attached to a document its identifier may start a new upload. When the ' +
     'last chunk is in, the file is assembled (in the background when large; see GET /api/v1/uploads/{identifier}). ' +
     'A 503 carries Retry-After; resumable.js retries any status not in its permanentErrors (default 400, 404, 415, ' +
-    '500, 501): add 401, 403 and 413 there, and set chunkRetryInterval.',
+    '500, 501): add 401, 403 and 413 there, and set chunkRetryInterval. flow.js retries only with maxChunkRetries ' +
+    '(default 0), and takes 400 as worth retrying unless added to permanentErrors.',
   tag: 'Document',
   request: {
     query: resumableQuerySchema,
@@ -63,10 +68,11 @@ export const testChunk = defineOperation({
   handler: 'functions/uploads/test-chunk.ts',
   routes: [{ method: 'GET', path: '/upload' }],
   access: authenticated('read'),
-  summary: 'Is this chunk stored already? (resumable.js testChunks)',
+  summary: 'Is this chunk stored already? (resumable.js and flow.js testChunks)',
   description:
-    'The same query as the upload of the chunk. 200 when the chunk is stored (resumable.js skips it), 204 when it is ' +
-    'not (resumable.js sends it): an interrupted upload resumes where it stopped.',
+    "The same parameters as the upload of the chunk, in the query (resumable.js's or flow.js's names). 200 " +
+    'when the chunk is stored (the uploader skips it), 204 when it is not (the uploader sends it): an ' +
+    'interrupted upload resumes where it stopped.',
   tag: 'Document',
   request: { query: resumableQuerySchema },
   responses: {

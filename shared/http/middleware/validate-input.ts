@@ -17,7 +17,7 @@ export function validateInput(schemas: Schemas): middy.MiddlewareObj<ParsedEvent
       event.input = {
         path: schemas.path ? parseInput(schemas.path, event.pathParameters ?? {}, 'path') : undefined,
         query: schemas.query
-          ? parseInput(schemas.query, event.queryStringParameters ?? {}, 'query')
+          ? parseInput(schemas.query, event.queryInput ?? event.queryStringParameters ?? {}, 'query')
           : undefined,
         body:
           schemas.body && event.parsedBody !== undefined
