@@ -1,8 +1,9 @@
 /**
- * resumable.js (from npm, loaded from node_modules, no network) uploads a 5 MB file from Debian's headless
- * Chromium to /upload/ in 1 MiB chunks, three at a time, with its default multipart form and chunk tests:
- * the upload completes with the file's size and SHA-256, attaches to a FILE document, and downloads as the
- * same bytes. An upload whose first chunks are stored already resumes: resumable.js sends only the others.
+ * resumable.js and flow.js (from npm, loaded from node_modules, no network) upload a 5 MB file from Debian's
+ * headless Chromium to /upload/ in 1 MiB chunks, three at a time, with their default multipart forms (flow.js
+ * sends the parameters only there) and chunk tests: the upload completes with the file's size and SHA-256,
+ * attaches to a FILE document, and downloads as the same bytes. An upload whose first chunks are stored
+ * already resumes: the library sends only the others.
  *
  * The page and the library are served by the browser itself (page.route) at the stack's origin, so the
  * upload is same-origin, as when the application serves its own pages.
@@ -11,14 +12,41 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNode, defaultEnvironmentId, folder } from '../integration/helpers/library.ts';
 import { startTestStack, type TestStack } from '../integration/helpers/test-stack.ts';
 import { hasChromium, launchChromium } from './chromium.ts';
 
-const resumableJs = dirname(createRequire(import.meta.url).resolve('resumablejs/package.json'));
-const LIBRARY = readFileSync(join(resumableJs, 'resumable.js'));
+/** A chunked uploader from npm: where its script is, the global it defines, and the names it sends. */
+interface Uploader {
+  name: string;
+  script: Buffer;
+  global: 'Resumable' | 'Flow';
+  /** The event after which upload() has the file to send (flow.js adds files in batches). */
+  startOn: 'fileAdded' | 'filesSubmitted';
+  /** What it names the chunk number parameter. */
+  chunkNumberParameter: string;
+}
+
+const packageDirectory = (name: string) =>
+  dirname(createRequire(import.meta.url).resolve(`${name}/package.json`));
+const UPLOADERS: Uploader[] = [
+  {
+    name: 'resumable.js',
+    script: readFileSync(join(packageDirectory('resumablejs'), 'resumable.js')),
+    global: 'Resumable',
+    startOn: 'fileAdded',
+    chunkNumberParameter: 'resumableChunkNumber',
+  },
+  {
+    name: 'flow.js',
+    script: readFileSync(join(packageDirectory('@flowjs/flow.js'), 'dist', 'flow.js')),
+    global: 'Flow',
+    startOn: 'filesSubmitted',
+    chunkNumberParameter: 'flowChunkNumber',
+  },
+];
 
 const FILE_SIZE = 5_000_000;
 const CHUNK_SIZE = 1024 * 1024;
@@ -30,7 +58,7 @@ const ALL_CHUNKS = Array.from({ length: TOTAL_CHUNKS }, (_, i) => i + 1);
 
 const PAGE = `<!doctype html>
 <html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Upload</title>
-<script src="/__test__/resumable.js"></script></head><body></body></html>`;
+<script src="/__test__/uploader.js"></script></head><body></body></html>`;
 
 /** `size` pseudo-random bytes, the same for the same seed (xorshift32). */
 function pseudoRandomBytes(size: number, seed: number): Buffer {
@@ -53,7 +81,7 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 const chunkOf = (bytes: Buffer, n: number) =>
   bytes.subarray((n - 1) * CHUNK_SIZE, n === TOTAL_CHUNKS ? bytes.length : n * CHUNK_SIZE);
 
-/** The query resumable.js sends with chunk n (and its test). */
+/** The query resumable.js sends with chunk n (and its test): how an earlier session sent some chunks. */
 function chunkQuery(identifier: string, n: number): string {
   const size = n === TOTAL_CHUNKS ? FILE_SIZE - (n - 1) * CHUNK_SIZE : CHUNK_SIZE;
   return new URLSearchParams({
@@ -81,7 +109,7 @@ interface ChunkTraffic {
   settled(): Promise<void>;
 }
 
-describe.runIf(hasChromium)('resumable.js uploads to /upload/ from the browser', () => {
+describe.runIf(hasChromium).each(UPLOADERS)('$name uploads to /upload/ from the browser', (uploader) => {
   let ctx: TestStack;
   let browser: Browser;
   let token: string;
@@ -100,7 +128,7 @@ describe.runIf(hasChromium)('resumable.js uploads to /upload/ from the browser',
   });
 
   /**
-   * A page at the stack's origin with resumable.js loaded; its errors (console and uncaught) and its
+   * A page at the stack's origin with the uploader loaded; its errors (console and uncaught) and its
    * traffic to /upload/ are recorded.
    */
   async function openPage(): Promise<{ page: Page; errors: string[]; traffic: ChunkTraffic }> {
@@ -131,25 +159,25 @@ describe.runIf(hasChromium)('resumable.js uploads to /upload/ from the browser',
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
     });
-    const uploadKey = (url: string, method: string): string | null => {
-      const parsed = new URL(url);
+    const uploadKey = (request: Request): string | null => {
+      const parsed = new URL(request.url());
       if (parsed.origin !== ctx.stack.url || parsed.pathname !== '/upload/') return null;
-      return `${method} ${parsed.searchParams.get('resumableChunkNumber')}`;
+      return `${request.method()} ${chunkNumberOf(request)}`;
     };
     page.on('request', (request) => {
-      const key = uploadKey(request.url(), request.method());
+      const key = uploadKey(request);
       if (!key) return;
       sentCount++;
       traffic.sent.set(key, (traffic.sent.get(key) ?? 0) + 1);
     });
     page.on('response', (response) => {
-      const key = uploadKey(response.url(), response.request().method());
+      const key = uploadKey(response.request());
       if (!key) return;
       traffic.answers.set(key, [...(traffic.answers.get(key) ?? []), response.status()]);
       done();
     });
     page.on('requestfailed', (request) => {
-      const key = uploadKey(request.url(), request.method());
+      const key = uploadKey(request);
       if (!key) return;
       traffic.failed.push(`${key}: ${request.failure()?.errorText}`);
       done();
@@ -157,29 +185,40 @@ describe.runIf(hasChromium)('resumable.js uploads to /upload/ from the browser',
     await page.route(`${ctx.stack.url}/__test__/upload.html`, (route) =>
       route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: PAGE }),
     );
-    await page.route(`${ctx.stack.url}/__test__/resumable.js`, (route) =>
-      route.fulfill({ status: 200, contentType: 'text/javascript; charset=utf-8', body: LIBRARY }),
+    await page.route(`${ctx.stack.url}/__test__/uploader.js`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/javascript; charset=utf-8', body: uploader.script }),
     );
     const loaded = await page.goto(`${ctx.stack.url}/__test__/upload.html`);
     expect(loaded?.status()).toBe(200);
     return { page, errors, traffic };
   }
 
+  /** The chunk a request to /upload/ is about: named in its query, or in its form (flow.js's uploads). */
+  function chunkNumberOf(request: Request): string | null {
+    const inQuery = new URL(request.url()).searchParams.get(uploader.chunkNumberParameter);
+    if (inQuery !== null) return inQuery;
+    const form = request.postDataBuffer()?.toString('latin1') ?? '';
+    return new RegExp(`name="${uploader.chunkNumberParameter}"\\r\\n\\r\\n(\\d+)`).exec(form)?.[1] ?? null;
+  }
+
   /**
-   * Uploads `bytes` as report.bin with resumable.js in the page, as an application would: a fixed
-   * identifier when given, resumable.js's own otherwise. Settles on fileSuccess; throws on fileError or
+   * Uploads `bytes` as report.bin with the uploader in the page, as an application would: a fixed
+   * identifier when given, the library's own otherwise. Settles on fileSuccess; throws on fileError or
    * error with the server's answer.
    */
   async function uploadInPage(page: Page, bytes: Buffer, identifier?: string): Promise<string> {
     return page.evaluate(
-      ({ base64, target, token, chunkSize, fileName, fileType, identifier }) =>
+      ({ base64, target, token, chunkSize, fileName, fileType, identifier, global, startOn }) =>
         new Promise<string>((resolve, reject) => {
           const binary = atob(base64);
           const data = new Uint8Array(binary.length);
           for (let i = 0; i < binary.length; i++) data[i] = binary.charCodeAt(i);
           const file = new File([data], fileName, { type: fileType });
-          const Resumable = (globalThis as unknown as { Resumable: new (o: object) => any }).Resumable;
-          const r = new Resumable({
+          const Uploader = (globalThis as unknown as Record<string, (new (o: object) => any) | undefined>)[
+            global
+          ];
+          if (!Uploader) return reject(new Error(`the page has no ${global}`));
+          const r = new Uploader({
             target,
             chunkSize,
             simultaneousUploads: 3,
@@ -188,11 +227,11 @@ describe.runIf(hasChromium)('resumable.js uploads to /upload/ from the browser',
             headers: { Authorization: `Bearer ${token}` },
             ...(identifier ? { generateUniqueIdentifier: () => identifier } : {}),
           });
-          if (!r.support) return reject(new Error('resumable.js says this browser is not supported'));
+          if (!r.support) return reject(new Error(`${global} says this browser is not supported`));
           r.on('fileSuccess', (f: { uniqueIdentifier: string }) => resolve(f.uniqueIdentifier));
           r.on('fileError', (_f: unknown, message: string) => reject(new Error(`fileError: ${message}`)));
           r.on('error', (message: string) => reject(new Error(`error: ${message}`)));
-          r.on('fileAdded', () => r.upload());
+          r.on(startOn, () => r.upload());
           r.addFile(file);
         }),
       {
@@ -203,6 +242,8 @@ describe.runIf(hasChromium)('resumable.js uploads to /upload/ from the browser',
         fileName: FILE_NAME,
         fileType: FILE_TYPE,
         identifier,
+        global: uploader.global,
+        startOn: uploader.startOn,
       },
     );
   }
@@ -254,7 +295,7 @@ describe.runIf(hasChromium)('resumable.js uploads to /upload/ from the browser',
 
     expect(errors).toEqual([]);
     expect(traffic.failed).toEqual([]);
-    // resumable.js tested every chunk (none stored yet: 204) and sent each one once, accepted at once.
+    // The uploader tested every chunk (none stored yet: 204) and sent each one once, accepted at once.
     expect(TOTAL_CHUNKS).toBe(4);
     for (const n of ALL_CHUNKS) {
       expect(traffic.answers.get(`GET ${n}`), `test of chunk ${n}`).toEqual([204]);
@@ -299,7 +340,7 @@ describe.runIf(hasChromium)('resumable.js uploads to /upload/ from the browser',
   it('resumes an upload: chunks stored already are tested, not sent again', async () => {
     const bytes = pseudoRandomBytes(FILE_SIZE, 0x5eed_0002);
     const digest = sha256(bytes);
-    const identifier = 'resume-test-report-bin';
+    const identifier = `resume-test-${uploader.global}`;
 
     // An earlier session sent chunks 1 and 2, exactly as resumable.js cuts and describes them.
     for (const n of [1, 2]) {
