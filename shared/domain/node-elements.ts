@@ -17,7 +17,7 @@ import { relationSummarySchema } from './relations.ts';
 import { named, nullableString } from './schema-parts.ts';
 
 /** Every kind's view fields, optional: a node shows its own kind's. */
-const kindViewShape = Object.assign({}, ...KINDS.map((kind) => kind.viewShape)) as Record<
+export const kindViewShape = Object.assign({}, ...KINDS.map((kind) => kind.viewShape)) as Record<
   string,
   z.ZodMiniType
 >;
@@ -26,7 +26,8 @@ const childElementSchemas = {
   withFields: z.strictObject({ ...baseElementSchema.shape, ...kindViewShape }),
   name: nameElementSchema,
 };
-const childListShape = Object.fromEntries(
+/** Every kind's child lists (a process's tasks), optional: a per-type retrieve shows its own kind's. */
+export const childListShape = Object.fromEntries(
   KINDS.flatMap((kind) => kind.childLists).map((list) => [
     list.field,
     z.optional(z.array(childElementSchemas[list.element])),

@@ -6,8 +6,10 @@ import * as z from 'zod/mini';
 import { named, objectNameSchema, uuidSchema } from '#shared/domain/schema-parts.ts';
 import { bodyError } from './errors.ts';
 import { serviceSetFields } from './node.ts';
+import { childListShape, kindViewShape } from './node-elements.ts';
 import type { NodeKind } from './node-kinds/kind.ts';
 import { KINDS, NODE_TYPE_NAMES, type NodeTypeDefinition } from './node-types.ts';
+import { relationSummarySchema } from './relations.ts';
 
 export const LIMITS = {
   nameLength: 255,
@@ -54,13 +56,20 @@ const writableFields = {
   ...kindPayloadFields,
 };
 
-/** Fields of the fuller views that only the service sets: sent back, they are ignored. */
-const viewOnlyFields: Record<never, never> = Object.fromEntries(
-  KINDS.flatMap((kind) => [
-    ...Object.keys(kind.viewShape).filter((name) => !(name in kind.payloadShape)),
-    ...kind.childLists.map((list) => list.field),
-  ]).map((name) => [name, z.optional(z.unknown())]),
-);
+/**
+ * Fields of the fuller views that only the service sets (a task's bpmnKind, a process's tasks and edges,
+ * a per-type retrieve's relation summary): sent back, they are ignored, but must have the type they are
+ * answered with.
+ */
+const viewOnlyFields: Record<never, never> = {
+  ...Object.fromEntries(
+    KINDS.flatMap((kind) => Object.keys(kind.viewShape).filter((name) => !(name in kind.payloadShape))).map(
+      (name) => [name, kindViewShape[name]],
+    ),
+  ),
+  ...childListShape,
+  relationSummary: z.optional(relationSummarySchema),
+};
 
 export const createNodePayloadSchema = named(
   z.strictObject({
@@ -92,8 +101,6 @@ export const updateNodePayloadSchema = named(
     system: z.optional(serviceSetFields.system),
     locked: z.optional(serviceSetFields.locked),
     favorite: z.optional(serviceSetFields.favorite),
-    // A per-type retrieve's relation counts and the caller's responsibilities (spec §4.4's views).
-    relationSummary: z.optional(z.unknown()),
     ...viewOnlyFields,
   }),
   'UpdateNodePayload',

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { CREATABLE_NODE_TYPES } from '#shared/domain/node-types.ts';
 import { TYPED_RETRIEVES } from '#shared/domain/typed-retrieves.ts';
-import { createOfType } from './helpers/library.ts';
+import { createNode, createOfType } from './helpers/library.ts';
 import { type ApiClient, withAdminSession } from './helpers/test-stack.ts';
 
 let api: ApiClient;
@@ -81,4 +81,73 @@ describe('retrieve, modify locally, submit (spec §4.5)', () => {
       });
     });
   }
+
+  it('works for a process whose own view lists tasks, edges and relations; those must keep their types', async () => {
+    const process = await createOfType(api, token, environmentId, 'PROCESS', 'Order to cash', kept);
+    const task = (name: string) =>
+      createNode(api, token, {
+        parent: { nodeId: process.nodeId },
+        '@type': 'TaskNode',
+        nodeType: 'TASK',
+        name,
+      });
+    const [check, ship] = [await task('Check order'), await task('Ship order')];
+    const edge = await api.call('POST', `/api/v1/process/processes/${process.nodeId}/edges`, {
+      token,
+      body: [
+        {
+          sourceNodeId: check.nodeId,
+          sourcePortPoint: { x: 100, y: 40 },
+          targetNodeId: ship.nodeId,
+          targetPortPoint: { x: 0, y: 40 },
+        },
+      ],
+    });
+    expect(edge.status, edge.text).toBe(200);
+    const role = await createOfType(api, token, environmentId, 'ROLE', 'Clerk');
+    const document = await createOfType(api, token, environmentId, 'DOCUMENT', 'Order policy');
+    for (const [relation, target] of [
+      ['accountable', role.nodeId],
+      ['documentedBy', document.nodeId],
+    ]) {
+      const linked = await api.call(
+        'PUT',
+        `/api/v1/items/${process.nodeId}/relations/${relation}/${target}`,
+        {
+          token,
+        },
+      );
+      expect(linked.status, linked.text).toBeLessThan(300);
+    }
+    const typedPath = `/api/v1/process/processes/${process.nodeId}`;
+    const retrieved = (await api.call('GET', typedPath, { token })).body;
+    expect(retrieved.tasks).toHaveLength(2);
+    expect(retrieved.edges).toHaveLength(1);
+
+    // Sent back with a field of the view mistyped, each is a 400 naming it, and changes nothing.
+    const mistyped: [string, unknown][] = [
+      ['tasks', 'Check order'],
+      ['edges', 5],
+      ['relationSummary', []],
+      ['tasks', [{ ...retrieved.tasks[0], bpmnKind: 'Nope' }]],
+    ];
+    for (const [field, value] of mistyped) {
+      const refused = await api.call('PUT', `/api/v1/items/${process.nodeId}`, {
+        token,
+        body: { ...retrieved, name: 'Not taken', [field]: value },
+      });
+      expect(refused.status, `${field}: ${refused.text}`).toBe(400);
+      expect(refused.body.errors[0].path, field).toMatch(new RegExp(`^\\$\\.${field}\\b`));
+    }
+    expect((await api.call('GET', typedPath, { token })).body).toEqual(retrieved);
+
+    const updated = await api.call('PUT', `/api/v1/items/${process.nodeId}`, {
+      token,
+      body: { ...retrieved, name: 'Order to cash, renamed' },
+    });
+    expect(updated.status, updated.text).toBe(200);
+    const after = (await api.call('GET', typedPath, { token })).body;
+    expect(after).toMatchObject({ ...kept, name: 'Order to cash, renamed', edges: retrieved.edges });
+    expect(after.tasks).toEqual(retrieved.tasks);
+  });
 });
