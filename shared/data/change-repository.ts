@@ -1,10 +1,12 @@
 /**
  * The change feed's items. A change lives in one of CHANGE_SHARDS partitions (by the object's id, so one
  * object's changes stay in order in one partition and no partition is written by every writer), sorted
- * by when it was recorded:
- *   CHANGES#<shard>  <recordedAt>#<changeId>
+ * by when it was recorded, to the microsecond:
+ *   CHANGES#<shard>  <recordedAt with microseconds>#<changeId>
  * A page of the feed reads every shard from one position up to a horizon, in parallel, and merges them:
  * the position and the horizon are sort keys, so a cursor says exactly which changes were seen.
+ * (Positions recorded before microseconds have 3 digits of fraction, and sort after every new position in
+ * their millisecond; the feed never had both in one millisecond.)
  */
 import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
@@ -38,27 +40,40 @@ export function changeShardOf(nodeId: string): number {
   return (hash >>> 0) % CHANGE_SHARDS;
 }
 
-export const changePosition = (change: Pick<StoredChange, 'recordedAt' | 'changeId'>) =>
-  `${change.recordedAt}#${change.changeId}`;
+/** A time as a position: microseconds added to an ISO time of milliseconds (`….048Z` → `….048000Z`). */
+export const timePosition = (isoMillis: string) => isoMillis.replace(/(\.\d{3})Z$/, '$1000Z');
+
+/** Where a change sits: its recording time to the microsecond (a count since the epoch), then its id. */
+export function changePosition(recordedAtMicros: number, changeId: string): string {
+  const millis = Math.floor(recordedAtMicros / 1000);
+  const micros = String(recordedAtMicros - millis * 1000).padStart(3, '0');
+  return `${new Date(millis).toISOString().slice(0, -1)}${micros}Z#${changeId}`;
+}
+
+/** A change to record, with its place in the feed (changePosition). */
+export interface PositionedChange {
+  change: StoredChange;
+  position: string;
+}
 
 /**
  * Writes up to 25 changes in one BatchWriteItem; each item expires `retentionDays` after it was
  * recorded. Returns the changes DynamoDB left unprocessed (to be written again).
  */
 export async function putChanges(
-  changes: StoredChange[],
+  changes: PositionedChange[],
   retentionDays: number,
   abortSignal?: AbortSignal,
-): Promise<StoredChange[]> {
+): Promise<PositionedChange[]> {
   const TableName = config().tableName;
   const answer = await dynamoDb().send(
     new BatchWriteCommand({
       RequestItems: {
-        [TableName]: changes.map((change) => ({
+        [TableName]: changes.map(({ change, position }) => ({
           PutRequest: {
             Item: {
               PK: `${CHANGES_PREFIX}${changeShardOf(change.nodeId)}`,
-              SK: changePosition(change),
+              SK: position,
               ...change,
               [TABLE_SCHEMA.ttlAttribute]:
                 Math.ceil(Date.parse(change.recordedAt) / 1000) + retentionDays * 86_400,
@@ -72,7 +87,7 @@ export async function putChanges(
   const left = new Set(
     (answer.UnprocessedItems?.[TableName] ?? []).map((request) => String(request.PutRequest?.Item?.changeId)),
   );
-  return changes.filter((change) => left.has(change.changeId));
+  return changes.filter(({ change }) => left.has(change.changeId));
 }
 
 export interface ChangeRange {

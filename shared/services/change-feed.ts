@@ -7,7 +7,7 @@
  */
 
 import { config } from '#shared/config/index.ts';
-import { readChangeRange, type StoredChange } from '#shared/data/change-repository.ts';
+import { readChangeRange, type StoredChange, timePosition } from '#shared/data/change-repository.ts';
 import { CHANGE_RETENTION_DAYS, type Change } from '#shared/domain/changes.ts';
 import { GoneError, ValidationError } from '#shared/domain/errors.ts';
 import { can } from '#shared/domain/permissions.ts';
@@ -17,8 +17,11 @@ const DAY_MS = 86_400_000;
 /** How far ahead of this service's clock a client's `since` may be (clocks differ a little). */
 const SINCE_CLOCK_SKEW_MS = 5 * 60_000;
 const DEFAULT_PAGE_SIZE = 100;
-/** A position is a recording time, optionally followed by `#<changeId>`. */
-const POSITION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z(#[\x21-\x7e]{1,200})?$/;
+/**
+ * A position is a recording time to the microsecond (to the millisecond in cursors issued before),
+ * optionally followed by `#<changeId>`.
+ */
+const POSITION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(\d{3})?Z(#[\x21-\x7e]{1,200})?$/;
 
 const encodeCursor = (position: string) => Buffer.from(JSON.stringify({ p: position })).toString('base64url');
 
@@ -70,7 +73,7 @@ export interface ChangesQuery {
 }
 
 export async function changesFor(caller: Caller, query: ChangesQuery, now = Date.now()) {
-  const oldest = new Date(now - CHANGE_RETENTION_DAYS * DAY_MS).toISOString();
+  const oldest = timePosition(new Date(now - CHANGE_RETENTION_DAYS * DAY_MS).toISOString());
   if (query.cursor && query.since) {
     throw new ValidationError([
       { in: 'query', path: '$.since', rule: 'exclusive', message: 'give a cursor or since, not both' },
@@ -88,15 +91,18 @@ export async function changesFor(caller: Caller, query: ChangesQuery, now = Date
       },
     ]);
   }
-  // A time sorts before every change recorded at it (their positions go on with `#<changeId>`).
-  const after = query.cursor ? decodeCursor(query.cursor) : (query.since ?? oldest);
+  // A time sorts before every change recorded at it (their positions go on with `#<changeId>`). A time
+  // of milliseconds (`since`, or a cursor's horizon issued before positions had microseconds) starts
+  // with its first microsecond.
+  const position = query.cursor ? decodeCursor(query.cursor) : query.since;
+  const after = !position ? oldest : position.includes('#') ? position : timePosition(position);
   if (after < oldest) {
     throw new GoneError(
       'CURSOR_EXPIRED',
       `The feed keeps changes ${CHANGE_RETENTION_DAYS} days and this cursor is older: list the objects again, then follow the feed from the cursor of a fresh first page`,
     );
   }
-  const horizon = new Date(now - config().changesSettleMs).toISOString();
+  const horizon = timePosition(new Date(now - config().changesSettleMs).toISOString());
   const limit = query.pageSize ?? DEFAULT_PAGE_SIZE;
   const range =
     after < horizon

@@ -342,6 +342,29 @@ describe('the change feed', () => {
     expect(kindsOf(seen, node.nodeId)).toContain('CREATED');
   });
 
+  it('starts at a time with the changes recorded in its millisecond, and takes cursors of milliseconds', async () => {
+    const node = await createNode(api, admin, folder(env, 'Recorded at a time'));
+    await settled();
+    const feed = (await follow(admin)).changes;
+    const recorded = feed.find((change) => change.nodeId === node.nodeId && change.kind === 'CREATED');
+    expect(recorded?.recordedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    const at = recorded?.recordedAt as string;
+    const since = await api.call('GET', `/api/v1/changes?since=${at}`, { token: admin });
+    expect(since.body.changes.map((change: Change) => change.changeId)).toContain(recorded?.changeId);
+
+    // Cursors issued while positions were kept to the millisecond: a page's end, and a change's.
+    const cursorAt = (position: string) => Buffer.from(JSON.stringify({ p: position })).toString('base64url');
+    const before = new Date(Date.parse(at) - 1).toISOString();
+    const fromHorizon = await api.call('GET', `/api/v1/changes?cursor=${cursorAt(before)}`, { token: admin });
+    expect(fromHorizon.status, fromHorizon.text).toBe(200);
+    expect(fromHorizon.body.changes.map((change: Change) => change.changeId)).toContain(recorded?.changeId);
+    const fromChange = await api.call('GET', `/api/v1/changes?cursor=${cursorAt(`${before}#local-1`)}`, {
+      token: admin,
+    });
+    expect(fromChange.status, fromChange.text).toBe(200);
+    expect(fromChange.body.changes.map((change: Change) => change.changeId)).toContain(recorded?.changeId);
+  });
+
   it('refuses a cursor it did not make (400) and one older than the retention (410)', async () => {
     const bad = await api.call('GET', '/api/v1/changes?cursor=not-a-cursor', { token: admin });
     expect(bad.status).toBe(400);
