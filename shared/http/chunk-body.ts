@@ -12,6 +12,8 @@ export const CHUNK_FORM_FIELD = 'file';
 
 /** Far more than the nine parameters a chunk comes with; a form with more is not an upload's. */
 const MAX_FORM_FIELDS = 50;
+/** Other file parts are read past (a page's form may hold them); a form with more is not an upload's. */
+const MAX_FILE_PARTS = 5;
 
 export interface ChunkBody {
   bytes: Buffer;
@@ -36,23 +38,33 @@ export async function readChunkBody(body: RawBody): Promise<ChunkBody> {
     try {
       form = new Busboy({
         headers: { 'content-type': body.contentType },
-        limits: { files: 1, fields: MAX_FORM_FIELDS },
+        limits: { files: MAX_FILE_PARTS, fields: MAX_FORM_FIELDS },
       });
     } catch (error) {
       reject(badForm((error as Error).message));
       return;
     }
     let file: { bytes: Buffer; partType: string } | undefined;
+    let fileParts = 0;
     const fields: ChunkBody['fields'] = [];
     form.on('field', (name, value) => fields.push([name, value]));
     form.on('fieldsLimit', () =>
       reject(badForm(`the form has more than ${MAX_FORM_FIELDS} fields besides the file`)),
     );
+    form.on('filesLimit', () => reject(badForm(`the form has more than ${MAX_FILE_PARTS} file parts`)));
     form.on('file', (field, stream, _fileName, _encoding, mimeType) => {
+      // A form cut off inside a part fails its stream: unheard, that error would end the process.
+      stream.on('error', (error: Error) => reject(badForm(error.message)));
+      if (field !== CHUNK_FORM_FIELD) {
+        stream.resume(); // read past it
+        return;
+      }
+      if (++fileParts > 1)
+        reject(badForm(`the form has more than one file part named "${CHUNK_FORM_FIELD}"`));
       const parts: Buffer[] = [];
       stream.on('data', (part: Buffer) => parts.push(part));
       stream.on('end', () => {
-        if (field === CHUNK_FORM_FIELD) file = { bytes: Buffer.concat(parts), partType: mimeType };
+        file = { bytes: Buffer.concat(parts), partType: mimeType };
       });
     });
     form.on('error', (error: Error) => reject(badForm(error.message)));

@@ -51,7 +51,8 @@ const UPLOADERS: Uploader[] = [
 const FILE_SIZE = 5_000_000;
 const CHUNK_SIZE = 1024 * 1024;
 const FILE_NAME = 'report.bin';
-const FILE_TYPE = 'application/octet-stream';
+/** Not application/octet-stream, which a browser sends for a file without a type. */
+const FILE_TYPE = 'application/pdf';
 /** resumable.js's default chunking: T = max(floor(S/C), 1), the last chunk running to the end. */
 const TOTAL_CHUNKS = Math.max(Math.floor(FILE_SIZE / CHUNK_SIZE), 1);
 const ALL_CHUNKS = Array.from({ length: TOTAL_CHUNKS }, (_, i) => i + 1);

@@ -321,6 +321,19 @@ describe('flow.js, and parameters in the form', () => {
         message: 'must be at most 3, the number of chunks',
       },
     ]);
+    expect(beyond.body.detail).toBe('body $.flowChunkNumber: must be at most 3, the number of chunks');
+    // A parameter left out is named as flow.js names it, where it sends the others.
+    const withoutIdentifier = await api.call('POST', '/upload/', {
+      token,
+      ...(await multipart(
+        flowFields(file, 1).filter(([name]) => name !== 'flowIdentifier'),
+        { bytes: chunkOf(file, 1), name: file.name },
+      )),
+    });
+    expect(withoutIdentifier.status).toBe(400);
+    expect(withoutIdentifier.body.errors).toEqual([
+      { in: 'body', path: '$.flowIdentifier', rule: 'required', message: 'is required' },
+    ]);
     const miscounted = await sendFlowChunk(file, 1, { flowTotalChunks: '7' });
     expect(miscounted.status).toBe(400);
     expect(miscounted.body.errors).toMatchObject([{ in: 'body', path: '$.flowTotalChunks' }]);
@@ -415,12 +428,100 @@ describe('flow.js, and parameters in the form', () => {
       ...(await multipart([['flowRelativePath', file.name]], chunk)),
     });
     expect(mixed.status).toBe(400);
-    expect(mixed.body.errors).toMatchObject([{ path: '$.flowRelativePath', rule: 'parameter_names' }]);
+    expect(mixed.body.errors).toMatchObject([
+      { in: 'body', path: '$.flowRelativePath', rule: 'parameter_names' },
+    ]);
+    // Repeated in the form as well as the query; a form field no chunk has, under its own odd name.
+    const query6 = queryOf(chunked('twice-6', file.bytes, 1000), 2);
+    const twiceBesideQuery = await api.call('POST', `/upload/?${query6}`, {
+      token,
+      ...(await multipart(
+        [
+          ['resumableIdentifier', 'twice-6'],
+          ['resumableIdentifier', 'twice-6'],
+        ],
+        chunk,
+      )),
+    });
+    expect(twiceBesideQuery.status).toBe(400);
+    expect(twiceBesideQuery.body.errors).toMatchObject([
+      { in: 'body', path: '$.resumableIdentifier', rule: 'repeated' },
+    ]);
+    const oddField = await api.call('POST', `/upload/?${query6}`, {
+      token,
+      ...(await multipart([['my-field', 'x']], chunk)),
+    });
+    expect(oddField.status).toBe(400);
+    expect(oddField.body.errors).toEqual([
+      {
+        in: 'body',
+        path: '$["my-field"]',
+        rule: 'unrecognized_key',
+        message: 'is not a parameter of this operation',
+      },
+    ]);
 
     expect((await uploadState('twice-1')).body).toMatchObject({ state: 'receiving', chunksReceived: 1 });
-    for (const identifier of ['twice-2', 'twice-3', 'twice-4', 'twice-5']) {
+    for (const identifier of ['twice-2', 'twice-3', 'twice-4', 'twice-5', 'twice-6']) {
       expect((await uploadState(identifier)).status, identifier).toBe(404);
     }
+  });
+
+  it('reads forms as pages make them: other file parts, line breaks, and a form cut short', async () => {
+    const file = chunked('form-parts-1', fileBytes(2 * 1000, 14), 1000, 'two\nlines.csv');
+    const parts = (n: number, fields: [string, string][]) => {
+      const form = new FormData();
+      for (const [name, value] of fields) form.append(name, value);
+      form.append('preview', new Blob(['not the chunk']), 'preview.png');
+      form.append('file', new Blob([chunkOf(file, n)], { type: 'text/csv' }), file.name);
+      return new Request('http://x/', { method: 'POST', body: form });
+    };
+    // resumable.js's form: the form sends the file name's line break as CRLF, the query as it was.
+    const request = parts(1, [...new URLSearchParams(queryOf(file, 1))]);
+    const first = await api.call('POST', `/upload/?${queryOf(file, 1)}`, {
+      token,
+      rawBody: Buffer.from(await request.arrayBuffer()),
+      headers: { 'content-type': request.headers.get('content-type') as string },
+    });
+    expect(first.status, first.text).toBe(200);
+    const second = await api.call('POST', `/upload/?${queryOf(file, 2)}`, {
+      token,
+      ...(await multipart([], { bytes: chunkOf(file, 2), name: file.name })),
+    });
+    expect(second.status, second.text).toBe(200);
+    expect((await uploadState(file.identifier)).body).toMatchObject({
+      fileName: 'two\nlines.csv',
+      state: 'complete',
+      sha256: sha256(file.bytes),
+    });
+
+    const twoFiles = new FormData();
+    twoFiles.append('file', new Blob(['a']), 'a.bin');
+    twoFiles.append('file', new Blob(['b']), 'b.bin');
+    const twoFilesRequest = new Request('http://x/', { method: 'POST', body: twoFiles });
+    const other = chunked('form-parts-2', fileBytes(1, 15), 1);
+    const refused = await api.call('POST', `/upload/?${queryOf(other, 1)}`, {
+      token,
+      rawBody: Buffer.from(await twoFilesRequest.arrayBuffer()),
+      headers: { 'content-type': twoFilesRequest.headers.get('content-type') as string },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'MALFORMED_FORM', errors: [{ in: 'body', path: '$.file' }] });
+
+    // Cut off inside the file part, with or without a token: a 400, and the service goes on.
+    const cutShort = Buffer.from(
+      '--XXB\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nhello',
+    );
+    for (const as of [undefined, token]) {
+      const answer = await api.call('POST', `/upload/?${queryOf(other, 1)}`, {
+        ...(as ? { token: as } : {}),
+        rawBody: cutShort,
+        headers: { 'content-type': 'multipart/form-data; boundary=XXB' },
+      });
+      expect(answer.status, answer.text).toBe(400);
+      expect(answer.body.code).toBe('MALFORMED_FORM');
+    }
+    expect((await uploadState(other.identifier)).status).toBe(404);
   });
 });
 

@@ -30,7 +30,7 @@ export const receiveChunk = defineOperation({
     'the query, or as fields of the form (flow.js sends them only there), or both alike (as resumable.js does); ' +
     "flow.js's names (`flowIdentifier`, `flowChunkNumber`, …) are taken for resumable.js's, and errors name the " +
     "parameters as sent. Each parameter is sent once. Without a type parameter, the form's type for the file part " +
-    'is recorded. ' +
+    "is recorded (unless application/octet-stream). Keep the libraries' testMethod GET and an empty `query` option. " +
     'resumable.js chunking: a file of resumableTotalSize S in chunks of resumableChunkSize C has max(floor(S/C), 1) ' +
     'chunks, the last one running to the end of the file (or ceil(S/C) when resumableTotalChunks says so, as with ' +
     "forceChunkSize). A single-chunk upload (the spec's form: chunk size 1, total size 1, chunk number 1) takes the " +
