@@ -5,12 +5,13 @@ import { header } from '#shared/http/request-headers.ts';
 import { empty } from '#shared/http/responses.ts';
 import { downloadFile as download } from '#shared/services/file-download.ts';
 
-/** GET /api/v1/document/documents/{documentId}/content: the file of a FILE document. */
+/** GET (and HEAD) /api/v1/document/documents/{documentId}/content: the file of a FILE document. */
 export const handler = handle(downloadFile, async ({ caller, path, query, event }) => {
   const answer = await download(caller, path.documentId, query.draft, {
     range: header(event, 'range'),
     ifRange: header(event, 'if-range'),
     ifNoneMatch: header(event, 'if-none-match'),
+    headersOnly: event.requestContext.http.method === 'HEAD',
   });
   const common = { ...DOWNLOAD_SAFETY_HEADERS, etag: answer.etag, 'accept-ranges': 'bytes' };
   switch (answer.kind) {
@@ -19,17 +20,19 @@ export const handler = handle(downloadFile, async ({ caller, path, query, event 
     case 'redirect':
       return empty(302, { ...common, location: answer.url });
     case 'bytes': {
-      const { range, size, bytes } = answer;
+      const { range, size, bytes, length } = answer;
       return {
         statusCode: range ? 206 : 200,
         headers: {
           ...common,
           'content-type': answer.contentType,
           'content-disposition': answer.disposition,
+          // A HEAD's answer has no body: it says how long the GET's would be.
+          ...(bytes ? {} : { 'content-length': String(length) }),
           ...(range ? { 'content-range': `bytes ${range.start}-${range.end}/${size}` } : {}),
         },
-        body: bytes.toString('base64'),
-        isBase64Encoded: true,
+        body: bytes ? bytes.toString('base64') : '',
+        isBase64Encoded: bytes !== null,
       };
     }
   }

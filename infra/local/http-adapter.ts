@@ -200,7 +200,9 @@ function send(res: ServerResponse, result: HttpResult, requestId: string): void 
   for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, String(value));
   if (result.cookies?.length) res.setHeader('set-cookie', result.cookies);
   res.setHeader('apigw-requestid', requestId);
-  res.setHeader('content-length', body.length);
+  // A HEAD's answer keeps the length of the GET's body it leaves out (Node sends no body for a HEAD).
+  if (res.req.method !== 'HEAD' || !res.hasHeader('content-length'))
+    res.setHeader('content-length', body.length);
   res.end(body);
 }
 

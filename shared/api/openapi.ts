@@ -149,7 +149,13 @@ function operationObject(route: Route) {
         }
       : {}),
     responses: Object.fromEntries(
-      Object.entries(documentedResponses(contract)).map(([status, r]) => [status, response(r)]),
+      Object.entries(documentedResponses(contract)).map(([status, r]) => {
+        // A HEAD is answered the GET's headers without its body.
+        const { content: _none, ...headers } = response(r) as ReturnType<typeof response> & {
+          content?: unknown;
+        };
+        return [status, route.method === 'HEAD' ? headers : response(r)];
+      }),
     ),
   };
 }

@@ -8,7 +8,8 @@
 import * as z from 'zod/mini';
 import type { BackgroundJobName, QueueName } from './background-jobs.ts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+/** HEAD is routed where declared: the GET's handler answers it, without the body (handle). */
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 export const API_PREFIX = '/api/v1';
 
 /** What an operation's function may touch; the stack grants exactly this. */

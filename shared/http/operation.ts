@@ -145,9 +145,22 @@ export function handle<D extends Declared, P>(
       });
     });
   // The meter wraps the whole chain so the request log can report the capacity the request consumed.
-  return async (event: HttpEvent, context: Context) =>
-    withInvocation(
+  return async (event: HttpEvent, context: Context) => {
+    const result = await withInvocation(
       event.requestContext.requestId,
       async () => (await metered(() => chain(event, context))).result,
     );
+    return event.requestContext.http.method === 'HEAD' ? withoutBody(result) : result;
+  };
+}
+
+/** A GET's answer to a HEAD: its status and headers, the length of the body it leaves out included. */
+function withoutBody(result: HttpResult): HttpResult {
+  const length = result.body ? Buffer.byteLength(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : 0;
+  return {
+    ...result,
+    headers: { 'content-length': String(length), ...result.headers },
+    body: '',
+    isBase64Encoded: false,
+  };
 }

@@ -25,7 +25,9 @@ export type Download =
       disposition: string;
       size: number;
       range: ByteRange | null;
-      bytes: Buffer;
+      /** The bytes answered (a range's, or the file's); null when only their headers were asked for. */
+      bytes: Buffer | null;
+      length: number;
     }
   | { kind: 'redirect'; etag: string; url: string };
 
@@ -33,7 +35,7 @@ export async function downloadFile(
   caller: Caller,
   documentId: string,
   draft: boolean,
-  request: { range?: string; ifRange?: string; ifNoneMatch?: string },
+  request: { range?: string; ifRange?: string; ifNoneMatch?: string; headersOnly?: boolean },
 ): Promise<Download> {
   const document = await getNode(caller, documentId, draft);
   const fileInfo = document.fields.fileInfo as StoredFileInfo | null | undefined;
@@ -48,6 +50,10 @@ export async function downloadFile(
   // An If-Range that does not name this file (it has an ETag, no Last-Modified) means the whole file.
   const range = ifRangeHolds(request.ifRange, { etag }) ? byteRangeOf(request.range, size) : null;
   const length = range ? range.end - range.start + 1 : size;
+  // A HEAD is answered here, whatever the size: a presigned URL is signed for GET alone.
+  if (request.headersOnly) {
+    return { kind: 'bytes', etag, contentType, disposition, size, range, bytes: null, length };
+  }
   if (length > INLINE_DOWNLOAD_MAX_BYTES) {
     const url = await presignedFileUrl(
       fileId,
@@ -58,7 +64,7 @@ export async function downloadFile(
   }
   const bytes =
     length === 0 ? Buffer.alloc(0) : await readFileRange(fileId, range?.start ?? 0, range?.end ?? size - 1);
-  return { kind: 'bytes', etag, contentType, disposition, size, range, bytes };
+  return { kind: 'bytes', etag, contentType, disposition, size, range, bytes, length };
 }
 
 /** If-None-Match: a list of entity tags, weak or strong (weak comparison, RFC 9110 §13.1.2), or `*`. */

@@ -661,6 +661,24 @@ describe('chunks', () => {
     const outside = await download(created.body.nodeId, { range: 'bytes=20000000-' });
     expect(outside.status).toBe(416);
     expect(outside.headers.get('content-range')).toBe('bytes */20000000');
+
+    // HEAD: the headers of the whole file (a presigned URL is signed for GET), or of a range, no bytes.
+    const content = `/api/v1/document/documents/${created.body.nodeId}/content`;
+    const head = await api.call('HEAD', content, { token });
+    expect(head.status).toBe(200);
+    expect(head.bytes.length).toBe(0);
+    expect(head.headers.get('location')).toBeNull();
+    expect(head.headers.get('content-length')).toBe('20000000');
+    expect(head.headers.get('etag')).toBe(`"${sha256(file.bytes)}"`);
+    expect(head.headers.get('content-disposition')).toMatch(/^attachment/);
+    const headRange = await api.call('HEAD', content, { token, headers: { range: 'bytes=1000-1999' } });
+    expect(headRange.status).toBe(206);
+    expect(headRange.headers.get('content-length')).toBe('1000');
+    expect(headRange.headers.get('content-range')).toBe('bytes 1000-1999/20000000');
+    expect((await api.call('HEAD', content)).status).toBe(401);
+    const unknown = await api.call('HEAD', content.replace(created.body.nodeId, folderId), { token });
+    expect(unknown.status).toBe(404);
+    expect(unknown.bytes.length).toBe(0);
   });
 });
 

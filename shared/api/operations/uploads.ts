@@ -124,7 +124,16 @@ export const getUpload = defineOperation({
 export const downloadFile = defineOperation({
   name: 'downloadFile',
   handler: 'functions/uploads/download-file.ts',
-  routes: [{ method: 'GET', path: `${API_PREFIX}/document/documents/{documentId}/content` }],
+  routes: [
+    { method: 'GET', path: `${API_PREFIX}/document/documents/{documentId}/content` },
+    // Its size, type and ETag without the bytes (a download manager's first question).
+    {
+      method: 'HEAD',
+      path: `${API_PREFIX}/document/documents/{documentId}/content`,
+      id: 'headFileContent',
+      summary: "A FILE document's content: the headers alone",
+    },
+  ],
   access: { ...authenticated('read'), bucket: { ...NO_BUCKET, read: [FILE_PREFIX] } },
   summary: "A FILE document's content",
   description:
@@ -135,7 +144,8 @@ export const downloadFile = defineOperation({
     'is not the current ETag (strong comparison: a weak tag or a date never matches). Up to 4 MiB (of the file, or ' +
     'of the range asked for) is answered directly; beyond, a 302 to a presigned URL of the file store, valid ' +
     "for 5 minutes, that answers the same Content-Type and Content-Disposition (its ETag is the store's own) " +
-    'and honours Range. `draft=false` serves the published version.',
+    'and honours Range. `draft=false` serves the published version. HEAD answers the same headers without ' +
+    'the bytes (Content-Length the size of the file or of the range), never a redirect.',
   tag: 'Document',
   request: { path: z.strictObject({ documentId: uuidSchema }), query: draftQuerySchema },
   responses: {

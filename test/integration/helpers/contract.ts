@@ -42,6 +42,18 @@ export function assertMatchesContract(
   const pathname = target.split('?')[0] ?? target;
   const what = `${method} ${pathname} → ${status}`;
   const resolved = resolveRoute(method, pathname);
+  if (method === 'HEAD') {
+    // The GET's status and headers, without the body: no body to hold to a schema.
+    if (body !== '') throw new Error(`${what}: a HEAD was answered with a body`);
+    const documented =
+      !resolved || !('route' in resolved)
+        ? [400, 404, 405, 413].includes(status)
+        : (document.paths[resolved.route.path]?.get as { responses: Responses } | undefined)?.responses[
+            String(status)
+          ] !== undefined;
+    if (!documented) throw new Error(`${what}: status ${status} is not documented for the GET`);
+    return;
+  }
   if (!resolved || !('route' in resolved)) {
     // The $default fallback: an undocumented path answers a problem (404 or 405).
     if (status !== 400 && status !== 404 && status !== 405 && status !== 413)
