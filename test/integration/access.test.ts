@@ -416,6 +416,15 @@ MATRIX['GET /api/v1/document/documents/{documentId}/content'] = {
     return { method: 'GET', path: `/api/v1/document/documents/${document.nodeId}/content` };
   },
 };
+// Its headers alone, to the same callers.
+MATRIX['HEAD /api/v1/document/documents/{documentId}/content'] = {
+  expected: expect6(401, 200, 200, 404, 200, 200),
+  call: async (persona) => {
+    const get = MATRIX['GET /api/v1/document/documents/{documentId}/content'];
+    if (!get) throw new Error('the GET row comes first');
+    return { ...(await get.call(persona)), method: 'HEAD' };
+  },
+};
 /** A fresh document with two versions: its first version id and its current one. */
 async function documentWithHistory() {
   const created = await createNode(api, admin(), urlDocument(world.folderA, 'Versioned'));
