@@ -61,7 +61,14 @@ function startKey(position: string, query: PartitionQuery): Item {
       ([name, value]) => names.includes(name) && typeof value === 'string' && value.length <= 1024,
     );
   const partitionAttribute = query.index?.partitionKey ?? TABLE_SCHEMA.partitionKey;
-  if (!wellFormed || (key as Item)[partitionAttribute] !== query.partition) throw badCursor();
+  const sortAttribute = query.index?.sortKey ?? TABLE_SCHEMA.sortKey;
+  // DynamoDB refuses (a 500 here) an empty key value, and a start outside the query's key condition.
+  const inPartition =
+    wellFormed &&
+    entries.every(([, value]) => value !== '') &&
+    (key as Item)[partitionAttribute] === query.partition &&
+    String((key as Item)[sortAttribute]).startsWith(query.sortKeyPrefix ?? '');
+  if (!inPartition) throw badCursor();
   return key as Item;
 }
 
