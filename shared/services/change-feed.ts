@@ -54,9 +54,10 @@ function asSeenBy(caller: Caller, change: StoredChange): Change | undefined {
   const placed = (ancestors: string[]) => ({ nodeId: change.nodeId, ancestorIds: ancestors });
   const answer = (kind?: Change['kind']): Change => changeView(change, kind);
   if (change.principalId !== null) {
-    // A grant: news to its holder (their view grew or shrank) and to whoever may read the node.
+    // A grant: news to its holder (their view grew or shrank) and to whoever may see the node's grants
+    // (GET …/grants: who may grant there); to a reader of the node, another's role is not theirs to see.
     const own = change.principalId === caller.principal.principalId;
-    return own || can(caller, placed(ancestorIds), 'read') ? answer() : undefined;
+    return own || can(caller, placed(ancestorIds), 'grant') ? answer() : undefined;
   }
   // A link to an object the caller may not read is not theirs to see (the relations list hides it too).
   if (change.target && !can(caller, change.target, 'read')) return undefined;

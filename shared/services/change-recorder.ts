@@ -212,7 +212,8 @@ function changeOf(write: Write, committed: (ref: BatchRef) => boolean): Draft | 
       kind: !before ? 'GRANTED' : !after ? 'REVOKED' : 'GRANT_CHANGED',
       nodeId,
       principalId: str(item.principalId),
-      role: str(after?.role),
+      // A revoke names the role it took away.
+      role: str((after ?? before)?.role),
       by: str(after?.grantedBy),
       at: str(after?.grantedAt),
     };

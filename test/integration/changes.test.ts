@@ -243,6 +243,7 @@ describe('the change feed', () => {
     const seen = (await follow(reader, start)).changes;
     // After the revoke the reader may read nothing: only its own grant's changes remain.
     expect(seen.map((c) => c.kind)).toEqual(['GRANTED', 'REVOKED']);
+    expect(seen.map((c) => (c as Change & { role: string | null }).role)).toEqual(['READER', 'READER']);
     expect(seen.every((c) => c.principalId === readerId && c.nodeId === visible.nodeId)).toBe(true);
     // The admin sees all of it.
     const all = (await follow(admin, start)).changes;
@@ -256,6 +257,20 @@ describe('the change feed', () => {
     expect(again).toContain(inside.nodeId);
     expect(again).not.toContain(outside.nodeId);
     expect(again).not.toContain(hidden.nodeId);
+
+    // Another user's role where the reader reads is not the reader's to see (GET …/grants is a 403 to it);
+    // an administrator of the folder sees it.
+    const peerId = await createUser(api, admin, 'feed-peer');
+    const before = (await follow(reader)).cursor;
+    await grant(api, admin, visible.nodeId, peerId, 'EDITOR');
+    await settled();
+    expect((await api.call('GET', `/api/v1/items/${visible.nodeId}/grants`, { token: reader })).status).toBe(
+      403,
+    );
+    const peers = (token: string) =>
+      follow(token, before).then(({ changes }) => changes.filter((c) => c.principalId === peerId));
+    expect(await peers(reader)).toEqual([]);
+    expect((await peers(admin)).map((c) => c.kind)).toEqual(['GRANTED']);
   });
 
   it('shows a reader a link only when it may read both ends, as the relations list does', async () => {
