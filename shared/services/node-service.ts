@@ -118,6 +118,7 @@ export async function createNode(
     },
     at,
   );
+  if (parent.nodeType === 'PROCESS' && node.nodeType === 'TASK') return createInDiagram(caller, parent, node);
   try {
     // The parent must still be live when the create commits: a subtree delete that is reading its
     // children, or has deleted it, makes this create fail rather than leave an orphan.
@@ -139,6 +140,24 @@ export async function createNode(
     throw error;
   }
   return node;
+}
+
+/**
+ * A task created under a process changes its diagram: the process moves to its next version with it, in
+ * the same commit, as when tasks are added through the diagram's route (POST /process/nodes).
+ */
+async function createInDiagram(caller: Caller, process: Node, task: Node): Promise<Node> {
+  // Loaded with the first task an instance creates: most creates are not of tasks.
+  const { commitToProcess } = await import('./process-changes.ts');
+  try {
+    await commitToProcess(caller, process, [{ kind: 'create', node: task }]);
+  } catch (error) {
+    if (error instanceof NotFoundError && error.code === 'NODE_NOT_FOUND') {
+      throw parentNotFound(process.nodeId, 'is being deleted or was deleted meanwhile');
+    }
+    throw error;
+  }
+  return task;
 }
 
 /** A FILE document's file: attached from the caller's upload (or kept), recorded in its fields. */
@@ -469,6 +488,25 @@ function deletionWrites(
   return { deleted, writes };
 }
 
+/**
+ * When a task leaves its process (deleted on its own), the process's next version, committed with the
+ * delete: a process changed meanwhile fails the commit, which the delete starts over.
+ */
+async function diagramVersionWrites(root: Node, caller: Caller, at: string): Promise<NodeWrite[]> {
+  if (root.nodeType !== 'TASK' || !root.parentId) return [];
+  const process = await findNode(root.parentId);
+  if (!process || process.deleted || process.nodeType !== 'PROCESS') return [];
+  return [
+    {
+      kind: 'replace',
+      node: nextVersionOf(process, caller, at),
+      expectedNodeVersionId: process.nodeVersionId,
+      previousStatus: process.nodeStatus,
+      previous: process,
+    },
+  ];
+}
+
 const DELETE_ATTEMPTS = 3;
 
 /** How long a deleted subtree can be restored (its trash entry's TTL). */
@@ -526,9 +564,13 @@ export async function deleteNode(
           ...(edgeRemovals.get(node.nodeId) ?? []).map((write) => ({ writes: [write] })),
           deletionWrites(node, caller, at, root.nodeId),
         ]);
-      // The root's commit, the last, puts the subtree in the trash.
+      // The root's commit, the last, puts the subtree in the trash (and moves the process a task
+      // leaves to its next version: its diagram changed).
       const rootStep = plan.at(-1) as DeletionStep;
-      rootStep.writes.push({ kind: 'trashEntry', entry: trashEntryOf(root, caller, at, subtree.length) });
+      rootStep.writes.push(
+        { kind: 'trashEntry', entry: trashEntryOf(root, caller, at, subtree.length) },
+        ...(await diagramVersionWrites(root, caller, at)),
+      );
       for await (const batch of commitBatches(plan)) {
         // The root's commit completes the request.
         const completesRequest = batch.some((entry) => entry.deleted?.nodeId === root.nodeId);

@@ -207,6 +207,35 @@ describe('tasks are nodes', () => {
     expect((await diagram(process.nodeId)).edges).toHaveLength(2);
   });
 
+  it('a task created or deleted through /items moves the process to its next version, as the diagram routes do', async () => {
+    const process = await newProcess('Versioned by its tasks');
+    const published = await api.call('POST', `/api/v1/items/${process.nodeId}/publish`, {
+      token,
+      body: { nodeVersionId: process.nodeVersionId },
+    });
+    expect(published.status, published.text).toBe(200);
+    const before = await diagram(process.nodeId);
+    expect(before).toMatchObject({ version: '1.0000', nodeStatus: 'PUBLISHED' });
+
+    const task = await api.call('POST', '/api/v1/items', {
+      token,
+      body: { parent: { nodeId: process.nodeId }, '@type': 'TaskNode', nodeType: 'TASK', name: 'Added here' },
+    });
+    expect(task.status, task.text).toBe(200);
+    const added = await diagram(process.nodeId);
+    expect(added).toMatchObject({ version: '1.0001', nodeStatus: 'IN_PROGRESS' });
+    expect(added.nodeVersionId).not.toBe(before.nodeVersionId);
+    expect(added.tasks.map((t: { nodeId: string }) => t.nodeId)).toEqual([task.body.nodeId]);
+
+    const deleted = await api.call('DELETE', `/api/v1/items/${task.body.nodeId}`, { token });
+    expect(deleted.status, deleted.text).toBe(200);
+    const removed = await diagram(process.nodeId);
+    expect(removed).toMatchObject({ version: '1.0002', nodeStatus: 'IN_PROGRESS', tasks: [] });
+    // The diagram's own route moves it the same way.
+    expect((await addNodes(process.nodeId, chain(1))).status).toBe(200);
+    expect(await diagram(process.nodeId)).toMatchObject({ version: '1.0003' });
+  });
+
   it('deleting the process deletes its tasks', async () => {
     const process = await newProcess('Doomed');
     const tasks = (await addNodes(process.nodeId, chain(3))).body;
