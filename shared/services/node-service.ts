@@ -496,15 +496,18 @@ async function diagramVersionWrites(root: Node, caller: Caller, at: string): Pro
   if (root.nodeType !== 'TASK' || !root.parentId) return [];
   const process = await findNode(root.parentId);
   if (!process || process.deleted || process.nodeType !== 'PROCESS') return [];
-  return [
-    {
-      kind: 'replace',
-      node: nextVersionOf(process, caller, at),
-      expectedNodeVersionId: process.nodeVersionId,
-      previousStatus: process.nodeStatus,
-      previous: process,
-    },
-  ];
+  return [diagramVersionWrite(process, caller, at)];
+}
+
+/** The next version of a process whose diagram a task's delete or restore changes (conditioned on this one). */
+export function diagramVersionWrite(process: Node, caller: Caller, at: string): NodeWrite {
+  return {
+    kind: 'replace',
+    node: nextVersionOf(process, caller, at),
+    expectedNodeVersionId: process.nodeVersionId,
+    previousStatus: process.nodeStatus,
+    previous: process,
+  };
 }
 
 const DELETE_ATTEMPTS = 3;

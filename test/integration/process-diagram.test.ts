@@ -207,7 +207,7 @@ describe('tasks are nodes', () => {
     expect((await diagram(process.nodeId)).edges).toHaveLength(2);
   });
 
-  it('a task created or deleted through /items moves the process to its next version, as the diagram routes do', async () => {
+  it('a task created, deleted or restored on its own moves the process to its next version, as the diagram routes do', async () => {
     const process = await newProcess('Versioned by its tasks');
     const published = await api.call('POST', `/api/v1/items/${process.nodeId}/publish`, {
       token,
@@ -231,9 +231,14 @@ describe('tasks are nodes', () => {
     expect(deleted.status, deleted.text).toBe(200);
     const removed = await diagram(process.nodeId);
     expect(removed).toMatchObject({ version: '1.0002', nodeStatus: 'IN_PROGRESS', tasks: [] });
+    const restored = await api.call('POST', `/api/v1/items/${task.body.nodeId}/restore`, { token });
+    expect(restored.status, restored.text).toBe(200);
+    const back = await diagram(process.nodeId);
+    expect(back).toMatchObject({ version: '1.0003' });
+    expect(back.tasks.map((t: { nodeId: string }) => t.nodeId)).toEqual([task.body.nodeId]);
     // The diagram's own route moves it the same way.
     expect((await addNodes(process.nodeId, chain(1))).status).toBe(200);
-    expect(await diagram(process.nodeId)).toMatchObject({ version: '1.0003' });
+    expect(await diagram(process.nodeId)).toMatchObject({ version: '1.0004' });
   });
 
   it('deleting the process deletes its tasks', async () => {
