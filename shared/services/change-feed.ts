@@ -25,14 +25,8 @@ const POSITION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(\d{3})?Z(#[\x21-\x
 
 const encodeCursor = (position: string) => Buffer.from(JSON.stringify({ p: position })).toString('base64url');
 
-function decodeCursor(cursor: string): string {
-  try {
-    const { p } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { p?: unknown };
-    if (typeof p === 'string' && POSITION.test(p)) return p;
-  } catch {
-    // Refused below.
-  }
-  throw new ValidationError([
+const notACursor = () =>
+  new ValidationError([
     {
       in: 'query',
       path: '$.cursor',
@@ -40,6 +34,15 @@ function decodeCursor(cursor: string): string {
       message: 'is not a change-feed cursor; pass the cursor of the last page unchanged',
     },
   ]);
+
+function decodeCursor(cursor: string): string {
+  try {
+    const { p } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { p?: unknown };
+    if (typeof p === 'string' && POSITION.test(p)) return p;
+  } catch {
+    // Refused below.
+  }
+  throw notACursor();
 }
 
 /** A recorded change as the feed shows it (and a webhook's message carries it), as `kind`. */
@@ -97,6 +100,10 @@ export async function changesFor(caller: Caller, query: ChangesQuery, now = Date
   // with its first microsecond.
   const position = query.cursor ? decodeCursor(query.cursor) : query.since;
   const after = !position ? oldest : position.includes('#') ? position : timePosition(position);
+  // A cursor is a position the feed had passed when it issued it: one ahead of the clock was not issued.
+  if (query.cursor && after > timePosition(new Date(now + SINCE_CLOCK_SKEW_MS).toISOString())) {
+    throw notACursor();
+  }
   if (after < oldest) {
     throw new GoneError(
       'CURSOR_EXPIRED',

@@ -384,6 +384,11 @@ describe('the change feed', () => {
     const bad = await api.call('GET', '/api/v1/changes?cursor=not-a-cursor', { token: admin });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0]).toMatchObject({ in: 'query', path: '$.cursor', rule: 'cursor' });
+    // A position the feed cannot have passed yet was not issued by it (following it would skip changes).
+    const ahead = Buffer.from(JSON.stringify({ p: '2099-01-01T00:00:00.000000Z#x' })).toString('base64url');
+    const forged = await api.call('GET', `/api/v1/changes?cursor=${ahead}`, { token: admin });
+    expect(forged.status).toBe(400);
+    expect(forged.body.errors[0]).toMatchObject({ in: 'query', path: '$.cursor', rule: 'cursor' });
     const old = await api.call('GET', '/api/v1/changes?since=2020-01-01T00:00:00Z', { token: admin });
     expect(old.status).toBe(410);
     expect(old.body.code).toBe('CURSOR_EXPIRED');
