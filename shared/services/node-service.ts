@@ -489,25 +489,21 @@ function deletionWrites(
 }
 
 /**
- * When a task leaves its process (deleted on its own), the process's next version, committed with the
- * delete: a process changed meanwhile fails the commit, which the delete starts over.
+ * A task deleted or restored on its own changed its process's diagram: the process moves to its next
+ * version, raced like the diagram's routes (many tasks restored at once each move it once). It follows
+ * the task's own commit, so a process changed meanwhile never fails the delete or the restore; a process
+ * deleted meanwhile has no next version to move to.
  */
-async function diagramVersionWrites(root: Node, caller: Caller, at: string): Promise<NodeWrite[]> {
-  if (root.nodeType !== 'TASK' || !root.parentId) return [];
-  const process = await findNode(root.parentId);
-  if (!process || process.deleted || process.nodeType !== 'PROCESS') return [];
-  return [diagramVersionWrite(process, caller, at)];
-}
-
-/** The next version of a process whose diagram a task's delete or restore changes (conditioned on this one). */
-export function diagramVersionWrite(process: Node, caller: Caller, at: string): NodeWrite {
-  return {
-    kind: 'replace',
-    node: nextVersionOf(process, caller, at),
-    expectedNodeVersionId: process.nodeVersionId,
-    previousStatus: process.nodeStatus,
-    previous: process,
-  };
+export async function moveProcessOfTask(caller: Caller, task: Node): Promise<void> {
+  if (task.nodeType !== 'TASK' || !task.parentId) return;
+  const process = await findNode(task.parentId);
+  if (!process || process.deleted || process.nodeType !== 'PROCESS') return;
+  const { commitToProcess } = await import('./process-changes.ts');
+  try {
+    await commitToProcess(caller, process, [], { completesRequest: false });
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+  }
 }
 
 const DELETE_ATTEMPTS = 3;
@@ -567,13 +563,9 @@ export async function deleteNode(
           ...(edgeRemovals.get(node.nodeId) ?? []).map((write) => ({ writes: [write] })),
           deletionWrites(node, caller, at, root.nodeId),
         ]);
-      // The root's commit, the last, puts the subtree in the trash (and moves the process a task
-      // leaves to its next version: its diagram changed).
+      // The root's commit, the last, puts the subtree in the trash.
       const rootStep = plan.at(-1) as DeletionStep;
-      rootStep.writes.push(
-        { kind: 'trashEntry', entry: trashEntryOf(root, caller, at, subtree.length) },
-        ...(await diagramVersionWrites(root, caller, at)),
-      );
+      rootStep.writes.push({ kind: 'trashEntry', entry: trashEntryOf(root, caller, at, subtree.length) });
       for await (const batch of commitBatches(plan)) {
         // The root's commit completes the request.
         const completesRequest = batch.some((entry) => entry.deleted?.nodeId === root.nodeId);
@@ -587,6 +579,7 @@ export async function deleteNode(
       // linked has none to settle: a link marks its ends hasRelations in the link's transaction, and
       // the delete's commit was conditioned on the mark as read.
       await settleAll([...deleted.values()].filter(mayHaveRelations), settleDeleted);
+      await moveProcessOfTask(caller, root);
       // The root has the fewest ancestors: it comes first, then the subtree level by level.
       return [...deleted.values()].sort((a, b) => a.ancestorIds.length - b.ancestorIds.length);
     } catch (error) {

@@ -41,6 +41,11 @@ export interface ProcessChangeOptions {
    * top of it. 'fail': this change holds only for the version it read (an import into an empty process).
    */
   onRace?: 'retry' | 'fail';
+  /**
+   * true (default): this commit completes the request (and records its Idempotency-Key claim). false: the
+   * request's own writes committed before (a task's delete or restore, which this follows).
+   */
+  completesRequest?: boolean;
 }
 
 /**
@@ -91,7 +96,9 @@ async function raceForVersion(
     const version = versionWrite(caller, process, options);
     const liveness: NodeWrite = { kind: 'requireLive', nodeId: process.nodeId, at: timestamp() };
     try {
-      await commitNodeWrites(withVersion([liveness, version]), { completesRequest: true });
+      await commitNodeWrites(withVersion([liveness, version]), {
+        completesRequest: options.completesRequest ?? true,
+      });
       return version.node;
     } catch (error) {
       if (!(error instanceof NodeWriteConflict)) throw error;

@@ -29,7 +29,7 @@ import { type Node, timestamp } from '#shared/domain/node.ts';
 import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
 import { can } from '#shared/domain/permissions.ts';
 import type { Caller } from '#shared/domain/user.ts';
-import { CONTAINER_TYPES, DELETE_LEASE_MS, diagramVersionWrite, nextVersionOf } from './node-service.ts';
+import { CONTAINER_TYPES, DELETE_LEASE_MS, moveProcessOfTask, nextVersionOf } from './node-service.ts';
 
 const notInTrash = (nodeId: string) =>
   new NotFoundError(
@@ -118,15 +118,10 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
       }),
   );
   const uniqueEdges = [...new Map(edgeSteps.flat().map((s) => [s.writes[0]?.edge.edgeId, s])).values()];
-  // A task restored on its own comes back into its process's diagram: the process's next version.
-  const diagramVersion =
-    root.nodeType === 'TASK' && parent?.nodeType === 'PROCESS'
-      ? [diagramVersionWrite(parent, caller, at)]
-      : [];
   const plan = [
     ...steps,
     ...uniqueEdges,
-    { writes: [{ kind: 'untrash' as const, deletedAt: trashed, rootId }, ...diagramVersion] },
+    { writes: [{ kind: 'untrash' as const, deletedAt: trashed, rootId }] },
   ];
   // Each restored node takes creates again once it is live (its delete's lease is lifted).
   const deletedAt = new Map(subtree.map((node) => [node.nodeId, node.modificationDate]));
@@ -165,6 +160,8 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
   }
   // Only nodes a link marked have relations to count again (a deleted node takes no new link).
   await settleAll(restored.filter(mayHaveRelations), settleRestored);
+  // A task restored on its own comes back into its process's diagram.
+  await moveProcessOfTask(caller, root);
   return restored;
 }
 

@@ -241,6 +241,25 @@ describe('tasks are nodes', () => {
     expect(await diagram(process.nodeId)).toMatchObject({ version: '1.0004' });
   });
 
+  it('tasks deleted and restored on their own, many at once, each move the process once', async () => {
+    const process = await newProcess('Busy diagram');
+    const tasks = (await addNodes(process.nodeId, chain(8))).body as { nodeId: string }[];
+    const start = (await diagram(process.nodeId)).version as string;
+    const minor = (version: string) => Number(version.split('.')[1]);
+    const all = (method: string, path: (id: string) => string) =>
+      Promise.all(tasks.map((task) => api.call(method, path(task.nodeId), { token })));
+    const deletes = await all('DELETE', (id) => `/api/v1/items/${id}`);
+    expect(deletes.map((answer) => answer.status)).toEqual(tasks.map(() => 200));
+    expect(minor((await diagram(process.nodeId)).version) - minor(start)).toBe(8);
+    const restores = await all('POST', (id) => `/api/v1/items/${id}/restore`);
+    expect(restores.map((answer) => `${answer.status} ${answer.status === 200 ? '' : answer.text}`)).toEqual(
+      tasks.map(() => '200 '),
+    );
+    const after = await diagram(process.nodeId);
+    expect(minor(after.version) - minor(start)).toBe(16);
+    expect(after.tasks).toHaveLength(8);
+  });
+
   it('deleting the process deletes its tasks', async () => {
     const process = await newProcess('Doomed');
     const tasks = (await addNodes(process.nodeId, chain(3))).body;
