@@ -10,6 +10,8 @@ import type { BackgroundJobName, QueueName } from './background-jobs.ts';
 
 /** HEAD is routed where declared: the GET's handler answers it, without the body (handle). */
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+/** Methods that read: they take no body and change nothing. */
+const READ_METHODS: ReadonlySet<HttpMethod> = new Set(['GET', 'HEAD']);
 export const API_PREFIX = '/api/v1';
 
 /** What an operation's function may touch; the stack grants exactly this. */
@@ -117,7 +119,7 @@ export function requestContract(
   operation: Pick<OperationDeclaration, 'request'> & { routes?: readonly RouteDeclaration[] },
 ): RequestContract {
   const { request } = operation;
-  const writes = operation.routes?.some((route) => route.method !== 'GET') ?? false;
+  const writes = operation.routes?.some((route) => !READ_METHODS.has(route.method)) ?? false;
   return {
     ...request,
     query: request.query ?? NO_QUERY,
@@ -171,7 +173,7 @@ export const problem = (description: string): ResponseContract => ({ description
  */
 export function documentedResponses(operation: OperationDeclaration): Record<number, ResponseContract> {
   const withSession = operation.authenticated !== false;
-  const changes = operation.routes.some((route) => route.method !== 'GET');
+  const changes = operation.routes.some((route) => !READ_METHODS.has(route.method));
   const request = requestContract(operation);
   const responses: Record<number, ResponseContract> = {
     400: problem(

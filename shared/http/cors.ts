@@ -3,7 +3,7 @@
  * the API with credentials. The CDK stack configures API Gateway's CORS from these lists and the local
  * adapter answers preflights from them, so both behave alike.
  */
-export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export const CORS_ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export const CORS_ALLOWED_HEADERS = [
   'content-type',
   'authorization',
@@ -11,7 +11,16 @@ export const CORS_ALLOWED_HEADERS = [
   'if-none-match',
   'idempotency-key',
 ];
-export const CORS_EXPOSED_HEADERS = ['etag', 'location', 'retry-after', 'idempotent-replayed'];
+// A download's (and its HEAD's) headers are what a page reading a file needs.
+export const CORS_EXPOSED_HEADERS = [
+  'etag',
+  'location',
+  'retry-after',
+  'idempotent-replayed',
+  'content-disposition',
+  'content-range',
+  'accept-ranges',
+];
 export const CORS_MAX_AGE_SECONDS = 600;
 
 /** Headers answering a request from `origin`, or none when it is not allowed. */

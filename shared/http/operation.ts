@@ -154,12 +154,16 @@ export function handle<D extends Declared, P>(
   };
 }
 
-/** A GET's answer to a HEAD: its status and headers, the length of the body it leaves out included. */
+/**
+ * A GET's answer to a HEAD: its status and headers, the length of the body it leaves out included (but
+ * on a 304 or 204, which have no body to measure).
+ */
 function withoutBody(result: HttpResult): HttpResult {
   const length = result.body ? Buffer.byteLength(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : 0;
+  const bodiless = result.statusCode === 304 || result.statusCode === 204;
   return {
     ...result,
-    headers: { 'content-length': String(length), ...result.headers },
+    headers: bodiless ? result.headers : { 'content-length': String(length), ...result.headers },
     body: '',
     isBase64Encoded: false,
   };

@@ -64,6 +64,14 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('reads (GET, HEAD) take no body, and cannot fail as writes do (413, 415, cross-site 403)', () => {
+    for (const { path, method, op } of operations()) {
+      if (method !== 'get' && method !== 'head') continue;
+      expect(op.requestBody, `${method} ${path}`).toBeUndefined();
+      expect(Object.keys(op.responses), `${method} ${path}`).not.toContain('415');
+    }
+  });
+
   it('answers problem+json for the failures of every operation', () => {
     for (const { path, method, op } of operations()) {
       const failures = Object.entries(op.responses).filter(([status]) => Number(status) >= 400);
