@@ -8,6 +8,7 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
+import { isWellFormedText } from '#shared/domain/well-formed-text.ts';
 import type { Item } from './entity.ts';
 import { type IndexSchema, TABLE_SCHEMA } from './table-schema.ts';
 
@@ -58,7 +59,9 @@ function startKey(position: string, query: PartitionQuery): Item {
   const wellFormed =
     entries.length === names.length &&
     entries.every(
-      ([name, value]) => names.includes(name) && typeof value === 'string' && value.length <= 1024,
+      ([name, value]) =>
+        // A lone surrogate is no UTF-8 string: DynamoDB would refuse it.
+        names.includes(name) && typeof value === 'string' && value.length <= 1024 && isWellFormedText(value),
     );
   const partitionAttribute = query.index?.partitionKey ?? TABLE_SCHEMA.partitionKey;
   const sortAttribute = query.index?.sortKey ?? TABLE_SCHEMA.sortKey;

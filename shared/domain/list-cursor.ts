@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ValidationError } from './errors.ts';
+import { isWellFormedText } from './well-formed-text.ts';
 
 export interface ListCursor {
   /** Sort value of the last object returned. */
@@ -40,7 +41,8 @@ export function decodeCursor(value: string, fingerprint: string): ListCursor {
   }
   const { a, p, s, f } = (decoded ?? {}) as { a?: unknown; p?: unknown; s?: unknown; f?: unknown };
   // A sort value is a non-empty index key of at most 1024 bytes.
-  const sortValue = typeof a === 'string' && a.length > 0 && Buffer.byteLength(a) <= 1024;
+  const sortValue =
+    typeof a === 'string' && a.length > 0 && isWellFormedText(a) && Buffer.byteLength(a) <= 1024;
   const seen = s === undefined || (Number.isSafeInteger(s) && (s as number) >= 0);
   if (!sortValue || !Number.isSafeInteger(p) || (p as number) < 2 || !seen || typeof f !== 'string') {
     throw invalid('is not a cursor this service issued; pass nextCursor from a list page unchanged');

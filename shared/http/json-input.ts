@@ -11,6 +11,7 @@
  */
 import { isSafeNumber, LosslessNumber, parse as parseLossless } from 'lossless-json';
 import { type FieldError, ValidationError } from '#shared/domain/errors.ts';
+import { isWellFormedText } from '#shared/domain/well-formed-text.ts';
 import { jsonPath } from './validation.ts';
 
 export const MAX_JSON_DEPTH = 20;
@@ -20,9 +21,6 @@ const SMALLEST_MAGNITUDE = 1e-130;
 const LARGEST_MAGNITUDE = 1e126;
 
 type Path = (string | number)[];
-
-/** A lone surrogate: well-formed strings have none (`isWellFormed` is not in every runtime we support). */
-const LONE_SURROGATE = /\p{Surrogate}/u;
 
 const fieldError = (path: Path, rule: string, message: string): FieldError => ({
   in: 'body',
@@ -47,7 +45,7 @@ function numberProblem(value: number): string | undefined {
 function check(value: unknown, path: Path, depth: number, errors: FieldError[]): void {
   if (errors.length >= 20) return;
   if (typeof value === 'string') {
-    if (LONE_SURROGATE.test(value)) errors.push(fieldError(path, 'unicode', 'must be well-formed Unicode'));
+    if (!isWellFormedText(value)) errors.push(fieldError(path, 'unicode', 'must be well-formed Unicode'));
     return;
   }
   if (typeof value === 'number') {
@@ -69,7 +67,7 @@ function check(value: unknown, path: Path, depth: number, errors: FieldError[]):
   for (const [key, item] of Object.entries(value)) {
     if (RESERVED_KEYS.has(key)) {
       errors.push(fieldError([...path, key], 'reserved_key', 'is a reserved name and cannot be a key'));
-    } else if (LONE_SURROGATE.test(key)) {
+    } else if (!isWellFormedText(key)) {
       errors.push(fieldError(path, 'unicode', 'has a key that is not well-formed Unicode'));
     } else {
       check(item, [...path, key], depth + 1, errors);

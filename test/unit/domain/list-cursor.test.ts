@@ -18,6 +18,8 @@ describe('list cursor', () => {
       [cursor, other],
       ['not-a-cursor', fingerprint],
       [Buffer.from('{"a":1,"p":2,"f":"x"}').toString('base64url'), fingerprint],
+      // A lone surrogate, which no UTF-8 store (the index it would be handed to) can carry.
+      [encodeCursor({ after: 'policy\ud800', page: 2 }, fingerprint), fingerprint],
     ] as const) {
       const error = (() => {
         try {
