@@ -6,7 +6,8 @@
  * A page of the feed reads every shard from one position up to a horizon, in parallel, and merges them:
  * the position and the horizon are sort keys, so a cursor says exactly which changes were seen.
  * (Positions recorded before microseconds have 3 digits of fraction, and sort after every new position in
- * their millisecond; the feed never had both in one millisecond.)
+ * their millisecond and before the next millisecond: old and new recorders side by side during a deploy
+ * order a millisecond's changes oddly, and skip none. Code from before reads no new cursor: no rollback.)
  */
 import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';

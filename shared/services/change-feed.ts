@@ -110,7 +110,8 @@ export async function changesFor(caller: Caller, query: ChangesQuery, now = Date
       `The feed keeps changes ${CHANGE_RETENTION_DAYS} days and this cursor is older: list the objects again, then follow the feed from the cursor of a fresh first page`,
     );
   }
-  const horizon = timePosition(new Date(now - config().changesSettleMs).toISOString());
+  const settledUntil = new Date(now - config().changesSettleMs).toISOString();
+  const horizon = timePosition(settledUntil);
   const limit = query.pageSize ?? DEFAULT_PAGE_SIZE;
   const range =
     after < horizon
@@ -120,6 +121,7 @@ export async function changesFor(caller: Caller, query: ChangesQuery, now = Date
     changes: range.changes.flatMap((change) => asSeenBy(caller, change) ?? []),
     cursor: encodeCursor(range.position),
     hasMore: range.more,
-    settledUntil: horizon,
+    // A time as the API shows times (milliseconds), for `since`.
+    settledUntil,
   };
 }

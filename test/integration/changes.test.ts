@@ -366,6 +366,8 @@ describe('the change feed', () => {
     const at = recorded?.recordedAt as string;
     const since = await api.call('GET', `/api/v1/changes?since=${at}`, { token: admin });
     expect(since.body.changes.map((change: Change) => change.changeId)).toContain(recorded?.changeId);
+    // A time as every time of the API: to the millisecond, comparable with recordedAt.
+    expect(since.body.settledUntil).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
     // Cursors issued while positions were kept to the millisecond: a page's end, and a change's.
     const cursorAt = (position: string) => Buffer.from(JSON.stringify({ p: position })).toString('base64url');
