@@ -3,9 +3,9 @@ import { attachmentDisposition } from '#shared/domain/attachment-disposition.ts'
 import { handle } from '#shared/http/operation.ts';
 import { exportProcessBpmn } from '#shared/services/bpmn-service.ts';
 
-/** GET /api/v1/process/processes/{processId}/bpmn: the process as a BPMN 2.0 file. */
-export const handler = handle(exportBpmn, async ({ caller, path }) => {
-  const { xml, fileName } = await exportProcessBpmn(caller, path.processId);
+/** GET /api/v1/process/processes/{processId}/bpmn: the process (draft=false: as published) as a BPMN 2.0 file. */
+export const handler = handle(exportBpmn, async ({ caller, path, query }) => {
+  const { xml, fileName } = await exportProcessBpmn(caller, path.processId, query.draft);
   return {
     statusCode: 200,
     headers: {

@@ -6,6 +6,7 @@
 import type { DiagramEdge, DiagramTask, ImportedDiagram, ReportedElement } from '#shared/bpmn/diagram.ts';
 import { readBpmn } from '#shared/bpmn/read-bpmn.ts';
 import { writeBpmn } from '#shared/bpmn/write-bpmn.ts';
+import { findPublishedEdges } from '#shared/data/edge-repository.ts';
 import { findLiveChildren } from '#shared/data/node-repository.ts';
 import type { NodeWrite } from '#shared/data/node-write-path.ts';
 import type { BpmnImport } from '#shared/domain/bpmn-import.ts';
@@ -25,18 +26,26 @@ import { diagramOf, edgeView, newTask, processForChange } from './process-diagra
  */
 const bpmnTemplates = () => import('#shared/data/bpmn-templates.ts');
 
-const tasksOf = async (processId: string) =>
-  (await findLiveChildren(processId)).filter((child) => child.nodeType === 'TASK');
+/** The process's tasks: their working copies, or (draft false) their published versions. */
+const tasksOf = async (processId: string, draft = true) =>
+  (await findLiveChildren(processId, draft ? 'DRAFT' : 'PUBLISHED')).filter(
+    (child) => child.nodeType === 'TASK',
+  );
 
-/** The process as a BPMN 2.0 file, and a file name for it. */
+/**
+ * The process as a BPMN 2.0 file, and a file name for it; draft false: as last published (its published
+ * tasks, and the edges it was published with), as its published retrieve shows it.
+ */
 export async function exportProcessBpmn(
   caller: Caller,
   processId: string,
+  draft = true,
 ): Promise<{ xml: string; fileName: string }> {
-  const process = await getNode(caller, processId, true);
+  const process = await getNode(caller, processId, draft);
   if (process.nodeType !== 'PROCESS')
     throw new NotFoundError('NODE_NOT_FOUND', `No process with id ${processId}`);
-  const { tasks, edges } = await diagramOf(processId, await tasksOf(processId));
+  const published = draft ? undefined : ((await findPublishedEdges(processId)) ?? []);
+  const { tasks, edges } = await diagramOf(processId, await tasksOf(processId, draft), published);
   const templateKey = process.fields.bpmnTemplateKey;
   const template =
     typeof templateKey === 'string' ? await (await bpmnTemplates()).readBpmnTemplate(templateKey) : null;

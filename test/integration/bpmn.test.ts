@@ -107,6 +107,54 @@ describe('export', () => {
     expect((await exportOf('0F8FAD5B-D9CB-469F-A165-70867728950E')).status).toBe(404);
   });
 
+  it('draft=false exports the process as last published; one never published is a 404', async () => {
+    const processId = await newProcess('Published export');
+    expect(
+      (await api.call('GET', `/api/v1/process/processes/${processId}/bpmn?draft=false`, { token })).status,
+    ).toBe(404);
+    await api.call('POST', `/api/v1/process/nodes?process=${processId}`, { token, body: chain(2) });
+    const current = await diagram(processId);
+    const published = await api.call('POST', `/api/v1/items/${processId}/publish`, {
+      token,
+      body: { nodeVersionId: current.nodeVersionId },
+    });
+    expect(published.status, published.text).toBe(200);
+    // Changed since: a third task, an edge removed.
+    const third = await api.call('POST', `/api/v1/process/nodes?process=${processId}`, {
+      token,
+      body: [
+        {
+          '@type': 'TaskNode',
+          nodeType: 'TASK',
+          name: 'Step 3',
+          sequenceNumber: 3,
+          topLeftX: 420,
+          topLeftY: 100,
+          width: 100,
+          height: 80,
+          editId: 's2',
+        },
+      ],
+    });
+    expect(third.status, third.text).toBe(200);
+    const [edge] = current.edges as { edgeId: string }[];
+    expect(
+      (await api.call('DELETE', `/api/v1/process/processes/${processId}/edges/${edge?.edgeId}`, { token }))
+        .status,
+    ).toBe(204);
+
+    const asPublished = await api.call('GET', `/api/v1/process/processes/${processId}/bpmn?draft=false`, {
+      token,
+    });
+    expect(asPublished.status, asPublished.text).toBe(200);
+    const drawn = await drawnIn(asPublished.text);
+    expect(Object.values(drawn.tasks).map((task) => task.name)).toEqual(['Step 1', 'Step 2']);
+    expect(Object.keys(drawn.flows)).toHaveLength(1);
+    const working = await drawnIn((await exportOf(processId)).text);
+    expect(Object.values(working.tasks).map((task) => task.name)).toEqual(['Step 1', 'Step 2', 'Step 3']);
+    expect(Object.keys(working.flows)).toHaveLength(0);
+  });
+
   it('round trip: export, import into a new process, export again gives the same tasks, flows and geometry', async () => {
     const source = await newProcess('Round trip');
     await api.call('POST', `/api/v1/process/nodes?process=${source}`, { token, body: chain(5) });

@@ -11,7 +11,7 @@ import {
 } from '#shared/domain/process-diagram.ts';
 import { uuidSchema } from '#shared/domain/schema-parts.ts';
 import { API_PREFIX, authenticated, defineOperation, NO_BUCKET, problem } from '../operation.ts';
-import { flagParam } from '../params.ts';
+import { draftQuerySchema, flagParam } from '../params.ts';
 
 const processPathSchema = z.strictObject({ processId: uuidSchema });
 const NOT_EDITABLE = problem('Needs the editor role on the process');
@@ -93,9 +93,10 @@ export const exportBpmn = defineOperation({
   description:
     'BPMN 2.0 XML with diagram interchange: the tasks as tasks (of the BPMN type they were imported as), the ' +
     'edges as sequence flows, shapes and waypoints from the stored geometry. A process imported from BPMN gives ' +
-    'back what the import kept (events, gateways, lanes, pools, ...), with the diagram changes made since.',
+    'back what the import kept (events, gateways, lanes, pools, ...), with the diagram changes made since. ' +
+    '`draft=false` exports the process as last published: its published tasks and the edges it was published with.',
   tag: 'Process',
-  request: { path: processPathSchema },
+  request: { path: processPathSchema, query: draftQuerySchema },
   responses: {
     200: {
       description: 'The process as a BPMN 2.0 file',
