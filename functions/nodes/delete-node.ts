@@ -5,6 +5,7 @@ import { header } from '#shared/http/request-headers.ts';
 import { json } from '#shared/http/responses.ts';
 import { readNode } from '#shared/services/node-reads.ts';
 import * as nodes from '#shared/services/node-service.ts';
+import { moveProcessOfTask } from '#shared/services/task-diagram.ts';
 
 /** DELETE /api/v1/items/{nodeId}: soft-deletes the object and its subtree; answers the deleted nodes. */
 export const handler = handle(
@@ -13,6 +14,8 @@ export const handler = handle(
   { prefetch: ({ path }) => readNode(path.nodeId, true) },
   async ({ caller, path, event, prefetched }) => {
     const deleted = await nodes.deleteNode(caller, path.nodeId, header(event, 'if-match'), prefetched);
+    // A task deleted on its own leaves its process's diagram (the root comes first).
+    await moveProcessOfTask(caller, deleted[0]);
     return json(200, deleted.map(toBaseElement), { 'cache-control': 'no-store' });
   },
 );

@@ -54,6 +54,7 @@ import { ifMatchAllows } from '#shared/domain/preconditions.ts';
 import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { getNode, nodeNotFound } from './node-reads.ts';
+import type { createTaskInDiagram } from './task-diagram.ts';
 import type { attachmentFor, claimLost } from './upload-attachments.ts';
 
 /** The fields a payload sets, checked against the rules of its type. */
@@ -77,11 +78,20 @@ export interface FileAttacher {
   claimLost: typeof claimLost;
 }
 
+/**
+ * How a task created under a process commits with the process's next version (task-diagram.ts). The
+ * create handler passes it in; no other function carries the diagram's commit for it.
+ */
+export interface TaskDiagram {
+  createTaskInDiagram: typeof createTaskInDiagram;
+}
+
 export async function createNode(
   caller: Caller,
   payload: CreateNodePayload,
   files?: FileAttacher,
   parentRead?: Promise<Node | null>,
+  diagram?: TaskDiagram,
 ): Promise<Node> {
   const definition = nodeTypeDefinition(payload.nodeType);
   if (!definition) throw new Error(`nodeType ${payload.nodeType} passed validation but is not catalogued`);
@@ -118,7 +128,18 @@ export async function createNode(
     },
     at,
   );
-  if (parent.nodeType === 'PROCESS' && node.nodeType === 'TASK') return createInDiagram(caller, parent, node);
+  if (parent.nodeType === 'PROCESS' && node.nodeType === 'TASK') {
+    if (!diagram) throw new Error('This function was built without the diagram commit, but creates a task');
+    try {
+      await diagram.createTaskInDiagram(caller, parent, node);
+    } catch (error) {
+      if (error instanceof NotFoundError && error.code === 'NODE_NOT_FOUND') {
+        throw parentNotFound(parent.nodeId, 'is being deleted or was deleted meanwhile');
+      }
+      throw error;
+    }
+    return node;
+  }
   try {
     // The parent must still be live when the create commits: a subtree delete that is reading its
     // children, or has deleted it, makes this create fail rather than leave an orphan.
@@ -140,24 +161,6 @@ export async function createNode(
     throw error;
   }
   return node;
-}
-
-/**
- * A task created under a process changes its diagram: the process moves to its next version with it, in
- * the same commit, as when tasks are added through the diagram's route (POST /process/nodes).
- */
-async function createInDiagram(caller: Caller, process: Node, task: Node): Promise<Node> {
-  // Loaded with the first task an instance creates: most creates are not of tasks.
-  const { commitToProcess } = await import('./process-changes.ts');
-  try {
-    await commitToProcess(caller, process, [{ kind: 'create', node: task }]);
-  } catch (error) {
-    if (error instanceof NotFoundError && error.code === 'NODE_NOT_FOUND') {
-      throw parentNotFound(process.nodeId, 'is being deleted or was deleted meanwhile');
-    }
-    throw error;
-  }
-  return task;
 }
 
 /** A FILE document's file: attached from the caller's upload (or kept), recorded in its fields. */
@@ -488,24 +491,6 @@ function deletionWrites(
   return { deleted, writes };
 }
 
-/**
- * A task deleted or restored on its own changed its process's diagram: the process moves to its next
- * version, raced like the diagram's routes (many tasks restored at once each move it once). It follows
- * the task's own commit, so a process changed meanwhile never fails the delete or the restore; a process
- * deleted meanwhile has no next version to move to.
- */
-export async function moveProcessOfTask(caller: Caller, task: Node): Promise<void> {
-  if (task.nodeType !== 'TASK' || !task.parentId) return;
-  const process = await findNode(task.parentId);
-  if (!process || process.deleted || process.nodeType !== 'PROCESS') return;
-  const { commitToProcess } = await import('./process-changes.ts');
-  try {
-    await commitToProcess(caller, process, [], { completesRequest: false });
-  } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
-  }
-}
-
 const DELETE_ATTEMPTS = 3;
 
 /** How long a deleted subtree can be restored (its trash entry's TTL). */
@@ -579,7 +564,6 @@ export async function deleteNode(
       // linked has none to settle: a link marks its ends hasRelations in the link's transaction, and
       // the delete's commit was conditioned on the mark as read.
       await settleAll([...deleted.values()].filter(mayHaveRelations), settleDeleted);
-      await moveProcessOfTask(caller, root);
       // The root has the fewest ancestors: it comes first, then the subtree level by level.
       return [...deleted.values()].sort((a, b) => a.ancestorIds.length - b.ancestorIds.length);
     } catch (error) {

@@ -29,7 +29,7 @@ import { type Node, timestamp } from '#shared/domain/node.ts';
 import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
 import { can } from '#shared/domain/permissions.ts';
 import type { Caller } from '#shared/domain/user.ts';
-import { CONTAINER_TYPES, DELETE_LEASE_MS, moveProcessOfTask, nextVersionOf } from './node-service.ts';
+import { CONTAINER_TYPES, DELETE_LEASE_MS, nextVersionOf } from './node-service.ts';
 
 const notInTrash = (nodeId: string) =>
   new NotFoundError(
@@ -160,8 +160,6 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
   }
   // Only nodes a link marked have relations to count again (a deleted node takes no new link).
   await settleAll(restored.filter(mayHaveRelations), settleRestored);
-  // A task restored on its own comes back into its process's diagram.
-  await moveProcessOfTask(caller, root);
   return restored;
 }
 
