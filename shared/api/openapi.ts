@@ -100,7 +100,8 @@ function parameters(contract: OperationDeclaration, route: Route) {
   return params;
 }
 
-function response(contract: ResponseContract) {
+/** A documented response; without its body for a HEAD, which answers the GET's headers alone. */
+function response(contract: ResponseContract, withBody = true) {
   const headers = contract.headers
     ? {
         headers: Object.fromEntries(
@@ -117,7 +118,7 @@ function response(contract: ResponseContract) {
     content = { 'application/problem+json': { schema: schemaRef(problemSchema, 'output') } };
   else if (body && 'mediaType' in body) content = { [body.mediaType]: { schema: {} } };
   else if (body) content = { 'application/json': { schema: schemaRef(body, 'output') } };
-  return { description: contract.description, ...headers, ...(content ? { content } : {}) };
+  return { description: contract.description, ...headers, ...(content && withBody ? { content } : {}) };
 }
 
 function operationObject(route: Route) {
@@ -149,13 +150,10 @@ function operationObject(route: Route) {
         }
       : {}),
     responses: Object.fromEntries(
-      Object.entries(documentedResponses(contract)).map(([status, r]) => {
-        // A HEAD is answered the GET's headers without its body.
-        const { content: _none, ...headers } = response(r) as ReturnType<typeof response> & {
-          content?: unknown;
-        };
-        return [status, route.method === 'HEAD' ? headers : response(r)];
-      }),
+      Object.entries(documentedResponses(contract)).map(([status, r]) => [
+        status,
+        response(r, route.method !== 'HEAD'),
+      ]),
     ),
   };
 }

@@ -60,15 +60,18 @@ function startKey(position: string, query: PartitionQuery): Item {
     entries.length === names.length &&
     entries.every(
       ([name, value]) =>
-        // A lone surrogate is no UTF-8 string: DynamoDB would refuse it.
-        names.includes(name) && typeof value === 'string' && value.length <= 1024 && isWellFormedText(value),
+        // DynamoDB refuses (a 500 here) an empty key value, and one no UTF-8 can carry (a lone surrogate).
+        names.includes(name) &&
+        typeof value === 'string' &&
+        value !== '' &&
+        value.length <= 1024 &&
+        isWellFormedText(value),
     );
   const partitionAttribute = query.index?.partitionKey ?? TABLE_SCHEMA.partitionKey;
   const sortAttribute = query.index?.sortKey ?? TABLE_SCHEMA.sortKey;
-  // DynamoDB refuses (a 500 here) an empty key value, and a start outside the query's key condition.
+  // It refuses a start outside the query's key condition too.
   const inPartition =
     wellFormed &&
-    entries.every(([, value]) => value !== '') &&
     (key as Item)[partitionAttribute] === query.partition &&
     String((key as Item)[sortAttribute]).startsWith(query.sortKeyPrefix ?? '');
   if (!inPartition) throw badCursor();

@@ -23,6 +23,9 @@ const DEFAULT_PAGE_SIZE = 100;
  */
 const POSITION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(\d{3})?Z(#[\x21-\x7e]{1,200})?$/;
 
+/** A moment as a position: before every change recorded at it or after. */
+const positionAt = (ms: number) => timePosition(new Date(ms).toISOString());
+
 const encodeCursor = (position: string) => Buffer.from(JSON.stringify({ p: position })).toString('base64url');
 
 const notACursor = () =>
@@ -77,7 +80,7 @@ export interface ChangesQuery {
 }
 
 export async function changesFor(caller: Caller, query: ChangesQuery, now = Date.now()) {
-  const oldest = timePosition(new Date(now - CHANGE_RETENTION_DAYS * DAY_MS).toISOString());
+  const oldest = positionAt(now - CHANGE_RETENTION_DAYS * DAY_MS);
   if (query.cursor && query.since) {
     throw new ValidationError([
       { in: 'query', path: '$.since', rule: 'exclusive', message: 'give a cursor or since, not both' },
@@ -101,7 +104,7 @@ export async function changesFor(caller: Caller, query: ChangesQuery, now = Date
   const position = query.cursor ? decodeCursor(query.cursor) : query.since;
   const after = !position ? oldest : position.includes('#') ? position : timePosition(position);
   // A cursor is a position the feed had passed when it issued it: one ahead of the clock was not issued.
-  if (query.cursor && after > timePosition(new Date(now + SINCE_CLOCK_SKEW_MS).toISOString())) {
+  if (query.cursor && after > positionAt(now + SINCE_CLOCK_SKEW_MS)) {
     throw notACursor();
   }
   if (after < oldest) {
