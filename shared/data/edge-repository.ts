@@ -2,7 +2,7 @@
 import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import { committedAmong } from './diagram-batches.ts';
 import { edges } from './entities/process-diagrams.ts';
-import { EDGE_PREFIX, edgeKey, nodeKey, PUBLISHED_EDGES } from './keys.ts';
+import { EDGE_PREFIX, edgeKey, nodeKey, PUBLISHED_EDGES, PUBLISHED_TASK_IDS } from './keys.ts';
 import { getItem, queryAll } from './reads.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
 
@@ -32,10 +32,19 @@ export async function findEdge(processId: string, edgeId: string): Promise<Store
   return edge ?? null;
 }
 
-/** The edges of a process as it was last published (kept on its published copy), or null if never published. */
-export async function findPublishedEdges(processId: string): Promise<StoredEdge[] | null> {
+/**
+ * A process's diagram as it was last published (kept on its published copy): its edges, and the ids of
+ * its tasks (null when published before the copy kept them); null if never published.
+ */
+export async function findPublishedDiagram(
+  processId: string,
+): Promise<{ edges: StoredEdge[]; taskIds: string[] | null } | null> {
   const item = await getItem(nodeKey(processId, 'PUBLISHED'));
   const kept = item?.[PUBLISHED_EDGES];
   if (!item || !Array.isArray(kept)) return null;
-  return kept.map((edge) => edges.fromItem(edge as Record<string, unknown>));
+  const taskIds = item[PUBLISHED_TASK_IDS];
+  return {
+    edges: kept.map((edge) => edges.fromItem(edge as Record<string, unknown>)),
+    taskIds: Array.isArray(taskIds) ? taskIds.filter((id): id is string => typeof id === 'string') : null,
+  };
 }

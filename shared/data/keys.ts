@@ -8,6 +8,8 @@ export const LIBRARY_PARENT = 'LIBRARY';
 export const nodeKey = (nodeId: string, copy: NodeCopy = 'DRAFT') => ({ PK: `NODE#${nodeId}`, SK: copy });
 /** The attribute of a published process's copy that holds its edges as they were published. */
 export const PUBLISHED_EDGES = 'publishedEdges';
+/** The attribute of a published process's copy that lists the tasks it was published with (their ids). */
+export const PUBLISHED_TASK_IDS = 'publishedTaskIds';
 
 /**
  * A version of a node as it was written, in the node's partition. Version ids are time-ordered (UUIDv7),

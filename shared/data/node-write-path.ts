@@ -36,6 +36,7 @@ import {
   edgeKey,
   nodeKey,
   PUBLISHED_EDGES,
+  PUBLISHED_TASK_IDS,
   trashEntryKey,
   trashedChildKey,
   trashedEdgeKey,
@@ -62,10 +63,16 @@ export type NodeWrite =
       /** A delete of the subtree of this root: the node's link moves to the trash (trashedChildKey). */
       trashRootId?: string;
     }
-  /** The published copy of a node becomes `node` (written with the replace of its working copy). */
-  | { kind: 'publish'; node: Node; edges?: StoredEdge[] }
-  /** The published copy of a node is marked deleted along with its working copy. */
-  | { kind: 'deletePublished'; nodeId: string; modificationDate: string }
+  /**
+   * The published copy of a node becomes `node` (written with the replace of its working copy); a
+   * process's keeps the diagram it is published with: its edges and the ids of its tasks.
+   */
+  | { kind: 'publish'; node: Node; diagram?: { edges: StoredEdge[]; taskIds: string[] } }
+  /**
+   * The published copy of a node is marked deleted along with its working copy, and is otherwise left as
+   * published (a published diagram shows a task deleted since as it was published).
+   */
+  | { kind: 'deletePublished'; nodeId: string }
   /**
    * The commit fails if a delete of this node holds a lease at `at` (the moment of the write). Checked on
    * the shard of the node's counts the commit updates anyway (a create adds to its parent's), so it adds
@@ -130,9 +137,12 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
     }
     case 'publish': {
       // The published copy, as the working copy now is (the replace beside it records the version); a
-      // process's copy keeps its edges as they are now (edges are not versioned on their own).
+      // process's copy keeps its edges as they are now (edges are not versioned on their own) and which
+      // tasks it has, so a task deleted later still shows in the published diagram.
       const item = nodes.toItem(write.node, 'PUBLISHED');
-      return [{ Put: { TableName, Item: write.edges ? { ...item, [PUBLISHED_EDGES]: write.edges } : item } }];
+      const { diagram } = write;
+      const kept = diagram ? { [PUBLISHED_EDGES]: diagram.edges, [PUBLISHED_TASK_IDS]: diagram.taskIds } : {};
+      return [{ Put: { TableName, Item: { ...item, ...kept } } }];
     }
     case 'stage': {
       const { node } = write;
@@ -297,9 +307,9 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
           Update: {
             TableName,
             Key: nodeKey(write.nodeId, 'PUBLISHED'),
-            UpdateExpression: 'SET deleted = :true, modificationDate = :at',
+            UpdateExpression: 'SET deleted = :true',
             ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeValues: { ':true': true, ':at': write.modificationDate },
+            ExpressionAttributeValues: { ':true': true },
           },
         },
       ];

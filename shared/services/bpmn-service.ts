@@ -6,7 +6,6 @@
 import type { DiagramEdge, DiagramTask, ImportedDiagram, ReportedElement } from '#shared/bpmn/diagram.ts';
 import { readBpmn } from '#shared/bpmn/read-bpmn.ts';
 import { writeBpmn } from '#shared/bpmn/write-bpmn.ts';
-import { findPublishedEdges } from '#shared/data/edge-repository.ts';
 import { findLiveChildren } from '#shared/data/node-repository.ts';
 import type { NodeWrite } from '#shared/data/node-write-path.ts';
 import type { BpmnImport } from '#shared/domain/bpmn-import.ts';
@@ -18,7 +17,13 @@ import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { getNode } from './node-reads.ts';
 import { commitToProcess } from './process-changes.ts';
-import { diagramOf, edgeView, newTask, processForChange } from './process-diagram-service.ts';
+import {
+  diagramOf,
+  edgeView,
+  newTask,
+  processForChange,
+  publishedDiagramOf,
+} from './process-diagram-service.ts';
 
 /**
  * The imported files kept in S3, loaded when first used: an export of a process that never came from a
@@ -26,11 +31,9 @@ import { diagramOf, edgeView, newTask, processForChange } from './process-diagra
  */
 const bpmnTemplates = () => import('#shared/data/bpmn-templates.ts');
 
-/** The process's tasks: their working copies, or (draft false) their published versions. */
-const tasksOf = async (processId: string, draft = true) =>
-  (await findLiveChildren(processId, draft ? 'DRAFT' : 'PUBLISHED')).filter(
-    (child) => child.nodeType === 'TASK',
-  );
+/** The process's tasks (their working copies). */
+const tasksOf = async (processId: string) =>
+  (await findLiveChildren(processId)).filter((child) => child.nodeType === 'TASK');
 
 /**
  * The process as a BPMN 2.0 file, and a file name for it; draft false: as last published (its published
@@ -44,8 +47,9 @@ export async function exportProcessBpmn(
   const process = await getNode(caller, processId, draft);
   if (process.nodeType !== 'PROCESS')
     throw new NotFoundError('NODE_NOT_FOUND', `No process with id ${processId}`);
-  const published = draft ? undefined : ((await findPublishedEdges(processId)) ?? []);
-  const { tasks, edges } = await diagramOf(processId, await tasksOf(processId, draft), published);
+  const { tasks, edges } = draft
+    ? await diagramOf(processId, await tasksOf(processId))
+    : await publishedDiagramOf(processId);
   const templateKey = process.fields.bpmnTemplateKey;
   const template =
     typeof templateKey === 'string' ? await (await bpmnTemplates()).readBpmnTemplate(templateKey) : null;

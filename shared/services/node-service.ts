@@ -486,8 +486,7 @@ function deletionWrites(
       previous: node,
     },
   ];
-  if (node.publishedNodeVersionId)
-    writes.push({ kind: 'deletePublished', nodeId: node.nodeId, modificationDate: at });
+  if (node.publishedNodeVersionId) writes.push({ kind: 'deletePublished', nodeId: node.nodeId });
   return { deleted, writes };
 }
 

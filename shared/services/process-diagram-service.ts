@@ -3,8 +3,8 @@
  * diagram read back. Tasks are nodes like any other (retrieved, updated and deleted through /items); edges
  * belong to the process. Every change moves the process to its next version (process-changes.ts).
  */
-import { findEdge, findEdges } from '#shared/data/edge-repository.ts';
-import { findNodes } from '#shared/data/node-repository.ts';
+import { findEdge, findEdges, findPublishedDiagram } from '#shared/data/edge-repository.ts';
+import { findLiveChildIds, findNodes } from '#shared/data/node-repository.ts';
 import type { NodeWrite } from '#shared/data/node-write-path.ts';
 import {
   BadRequestError,
@@ -227,3 +227,18 @@ export async function diagramOf(
 }
 
 export const edgeView = ({ bpmnElementId: _bpmn, ...edge }: StoredEdge): Edge => edge;
+
+/**
+ * A process's diagram as last published (draft=false): the published copies of the tasks it was published
+ * with, a task deleted since among them as it was published, and of live tasks published since on their
+ * own; the edges it was published with, between those tasks.
+ */
+export async function publishedDiagramOf(processId: string): Promise<{ tasks: Node[]; edges: StoredEdge[] }> {
+  const [kept, liveIds] = await Promise.all([findPublishedDiagram(processId), findLiveChildIds(processId)]);
+  const keptIds = new Set(kept?.taskIds ?? []);
+  const copies = await findNodes([...new Set([...keptIds, ...liveIds])], { copy: 'PUBLISHED' });
+  const tasks = copies
+    .filter((copy) => copy.nodeType === 'TASK' && (keptIds.has(copy.nodeId) || !copy.deleted))
+    .map((copy) => ({ ...copy, deleted: false }));
+  return diagramOf(processId, tasks, kept?.edges ?? []);
+}

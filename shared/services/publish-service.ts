@@ -80,6 +80,10 @@ export async function publishNode(
   const writes = changed.flatMap((node, i): NodeWrite[] => {
     const next = published[i] as Node;
     const edges = edgesOf.get(node.nodeId);
+    // The tasks published with it: its live tasks, every one of them a target (published now or already).
+    const taskIds = targets
+      .filter((target) => target.parentId === node.nodeId && target.nodeType === 'TASK')
+      .map((task) => task.nodeId);
     return [
       {
         kind: 'replace',
@@ -88,7 +92,7 @@ export async function publishNode(
         previousStatus: node.nodeStatus,
         previous: node,
       },
-      { kind: 'publish', node: next, ...(edges ? { edges } : {}) },
+      { kind: 'publish', node: next, ...(edges ? { diagram: { edges, taskIds } } : {}) },
     ];
   });
   if (commitItemCount(writes) >= MAX_WRITES_PER_COMMIT) throw tooLarge(nodeId);

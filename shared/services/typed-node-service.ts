@@ -3,7 +3,6 @@
  * process's tasks and edges, an entity's attributes). An id of another type is a 404, as is an object the
  * caller may not read.
  */
-import { findPublishedEdges } from '#shared/data/edge-repository.ts';
 import { findLiveChildren, findNode } from '#shared/data/node-repository.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
 import type { Node } from '#shared/domain/node.ts';
@@ -11,7 +10,7 @@ import { type TypedElement, toTypedElement } from '#shared/domain/node-elements.
 import { kindOf } from '#shared/domain/node-types.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { getNode } from './node-reads.ts';
-import { diagramOf, edgeView } from './process-diagram-service.ts';
+import { diagramOf, edgeView, publishedDiagramOf } from './process-diagram-service.ts';
 import { relationSummaryOf } from './relation-service.ts';
 
 const byCreation = (a: Node, b: Node) =>
@@ -28,10 +27,14 @@ export async function getTypedNode(
   if (!nodeTypes.includes(node.nodeType))
     throw new NotFoundError('NODE_NOT_FOUND', `No ${nodeTypes.join(' or ').toLowerCase()} with id ${nodeId}`);
   const { childLists } = kindOf(node.nodeType);
-  const [parent, children, relationSummary] = await Promise.all([
+  const isProcess = node.nodeType === 'PROCESS';
+  const [parent, children, published, relationSummary] = await Promise.all([
     node.parentId ? findNode(node.parentId) : null,
-    // draft=false: the published versions of the children (a published process's tasks as published).
-    childLists.length > 0 ? findLiveChildren(node.nodeId, draft ? 'DRAFT' : 'PUBLISHED') : [],
+    // draft=false: the published versions of the children; a process's, those of its published diagram.
+    childLists.length > 0 && (draft || !isProcess)
+      ? findLiveChildren(node.nodeId, draft ? 'DRAFT' : 'PUBLISHED')
+      : [],
+    isProcess && !draft ? publishedDiagramOf(node.nodeId) : undefined,
     relationSummaryOf(caller, node, draft),
   ]);
   const listed = Object.fromEntries(
@@ -40,11 +43,9 @@ export async function getTypedNode(
       children.filter((c) => c.nodeType === list.nodeType).sort(byCreation),
     ]),
   );
-  if (node.nodeType === 'PROCESS') {
-    // Its diagram: the tasks in sequence, and the edges between live tasks.
-    // draft=false: the edges as the process was published (an edge to a task published since is shown too).
-    const published = draft ? undefined : ((await findPublishedEdges(node.nodeId)) ?? []);
-    const { tasks, edges } = await diagramOf(node.nodeId, listed.tasks ?? [], published);
+  if (isProcess) {
+    // Its diagram: the tasks in sequence, and the edges between live tasks; draft=false: as published.
+    const { tasks, edges } = published ?? (await diagramOf(node.nodeId, listed.tasks ?? []));
     return toTypedElement(
       node,
       parent,

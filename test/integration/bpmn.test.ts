@@ -119,7 +119,7 @@ describe('export', () => {
       body: { nodeVersionId: current.nodeVersionId },
     });
     expect(published.status, published.text).toBe(200);
-    // Changed since: a third task, an edge removed.
+    // Changed since: a third task, an edge removed, a published task deleted.
     const third = await api.call('POST', `/api/v1/process/nodes?process=${processId}`, {
       token,
       body: [
@@ -142,6 +142,11 @@ describe('export', () => {
       (await api.call('DELETE', `/api/v1/process/processes/${processId}/edges/${edge?.edgeId}`, { token }))
         .status,
     ).toBe(204);
+    const step2 = (current.tasks as { nodeId: string; name: string }[]).find(
+      (task) => task.name === 'Step 2',
+    );
+    const deleted = await api.call('DELETE', `/api/v1/items/${step2?.nodeId}`, { token, body: {} });
+    expect(deleted.status, deleted.text).toBe(200);
 
     const asPublished = await api.call('GET', `/api/v1/process/processes/${processId}/bpmn?draft=false`, {
       token,
@@ -151,7 +156,7 @@ describe('export', () => {
     expect(Object.values(drawn.tasks).map((task) => task.name)).toEqual(['Step 1', 'Step 2']);
     expect(Object.keys(drawn.flows)).toHaveLength(1);
     const working = await drawnIn((await exportOf(processId)).text);
-    expect(Object.values(working.tasks).map((task) => task.name)).toEqual(['Step 1', 'Step 2', 'Step 3']);
+    expect(Object.values(working.tasks).map((task) => task.name)).toEqual(['Step 1', 'Step 3']);
     expect(Object.keys(working.flows)).toHaveLength(0);
   });
 

@@ -221,6 +221,84 @@ describe('publishing', () => {
     expect(diagram.body.edges).toEqual([draft.edges[0]]);
   });
 
+  it('a task deleted after publishing stays in the published diagram until the process is published again', async () => {
+    const processes = await createNode(api, token, {
+      parent: { nodeId: environmentId },
+      '@type': 'NodeElement',
+      nodeType: 'PROCESS_SET',
+      name: 'Processes',
+    });
+    const process = await createNode(api, token, {
+      parent: { nodeId: processes.nodeId },
+      '@type': 'Process',
+      nodeType: 'PROCESS',
+      name: 'Procure to pay',
+    });
+    const task = (name: string, editId: string, sequenceNumber: number) => ({
+      '@type': 'TaskNode',
+      nodeType: 'TASK',
+      name,
+      sequenceNumber,
+      topLeftX: sequenceNumber * 200,
+      topLeftY: 0,
+      width: 100,
+      height: 80,
+      editId,
+    });
+    const added = await api.call('POST', `/api/v1/process/nodes?process=${process.nodeId}`, {
+      token,
+      body: [
+        {
+          ...task('Order', 'a', 1),
+          edges: [
+            {
+              sourceNodeId: 'a',
+              sourcePortPoint: { x: 1, y: 1 },
+              targetNodeId: 'b',
+              targetPortPoint: { x: 2, y: 2 },
+            },
+          ],
+        },
+        task('Pay', 'b', 2),
+      ],
+    });
+    expect(added.status, added.text).toBe(200);
+    const diagramOf = async (draft: boolean) =>
+      (await api.call('GET', `/api/v1/process/processes/${process.nodeId}?draft=${draft}`, { token })).body;
+    const publishNow = async () => {
+      const answer = await publish(process.nodeId, {
+        nodeVersionId: (await retrieve(process.nodeId)).body.nodeVersionId,
+      });
+      expect(answer.status, answer.text).toBe(200);
+    };
+    await publishNow();
+    const asPublished = await diagramOf(false);
+    const pay = asPublished.tasks.find((t: { name: string }) => t.name === 'Pay');
+
+    const deleted = await api.call('DELETE', `/api/v1/items/${pay.nodeId}`, { token, body: {} });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect((await diagramOf(true)).tasks.map((t: { name: string }) => t.name)).toEqual(['Order']);
+    expect((await diagramOf(true)).edges).toEqual([]);
+    // The published diagram is as it was published: the deleted task as published, its edge too.
+    const still = await diagramOf(false);
+    expect(still.tasks).toEqual(asPublished.tasks);
+    expect(still.tasks[1]).toMatchObject({ name: 'Pay', deleted: false, nodeStatus: 'PUBLISHED' });
+    expect(still.edges).toEqual(asPublished.edges);
+    expect(still.edges).toHaveLength(1);
+    // The task itself is in the trash, its published version with it.
+    expect((await retrieve(pay.nodeId, false)).status).toBe(404);
+
+    // Restored, it is in both again; deleted and published again, it is in neither.
+    expect((await api.call('POST', `/api/v1/items/${pay.nodeId}/restore`, { token })).status).toBe(200);
+    expect((await diagramOf(false)).tasks).toEqual(asPublished.tasks);
+    expect((await diagramOf(true)).tasks.map((t: { name: string }) => t.name)).toEqual(['Order', 'Pay']);
+    expect((await api.call('DELETE', `/api/v1/items/${pay.nodeId}`, { token, body: {} })).status).toBe(200);
+    await publishNow();
+    const republished = await diagramOf(false);
+    expect(republished.tasks.map((t: { name: string }) => t.name)).toEqual(['Order']);
+    expect(republished.edges).toEqual([]);
+  });
+
   it('a publish racing an update: one wins, the other is a 409, and no mixed state is left', async () => {
     for (let round = 0; round < 4; round++) {
       const document = await createNode(api, token, urlDocument(await newFolder(`Race ${round}`), 'Race'));
