@@ -34,6 +34,22 @@ async function rename(nodeId: string, name: string) {
 const newFolder = async (name: string) =>
   (await createNode(api, token, folder(environmentId, name))).nodeId as string;
 
+/** A new process in a new process set of the environment. */
+async function newProcess(name: string) {
+  const processes = await createNode(api, token, {
+    parent: { nodeId: environmentId },
+    '@type': 'NodeElement',
+    nodeType: 'PROCESS_SET',
+    name: 'Processes',
+  });
+  return createNode(api, token, {
+    parent: { nodeId: processes.nodeId },
+    '@type': 'Process',
+    nodeType: 'PROCESS',
+    name,
+  });
+}
+
 describe('publishing', () => {
   it('moves to the next major version, PUBLISHED, publishedNodeVersionId = nodeVersionId, shown by draft=false', async () => {
     const folderId = await newFolder('Published');
@@ -146,18 +162,7 @@ describe('publishing', () => {
   });
 
   it('publishes a process with its tasks: draft=false shows the published diagram', async () => {
-    const processes = await createNode(api, token, {
-      parent: { nodeId: environmentId },
-      '@type': 'NodeElement',
-      nodeType: 'PROCESS_SET',
-      name: 'Processes',
-    });
-    const process = await createNode(api, token, {
-      parent: { nodeId: processes.nodeId },
-      '@type': 'Process',
-      nodeType: 'PROCESS',
-      name: 'Order to cash',
-    });
+    const process = await newProcess('Order to cash');
     const added = await api.call('POST', `/api/v1/process/nodes?process=${process.nodeId}`, {
       token,
       body: [
@@ -222,18 +227,7 @@ describe('publishing', () => {
   });
 
   it('a task deleted after publishing stays in the published diagram until the process is published again', async () => {
-    const processes = await createNode(api, token, {
-      parent: { nodeId: environmentId },
-      '@type': 'NodeElement',
-      nodeType: 'PROCESS_SET',
-      name: 'Processes',
-    });
-    const process = await createNode(api, token, {
-      parent: { nodeId: processes.nodeId },
-      '@type': 'Process',
-      nodeType: 'PROCESS',
-      name: 'Procure to pay',
-    });
+    const process = await newProcess('Procure to pay');
     const task = (name: string, editId: string, sequenceNumber: number) => ({
       '@type': 'TaskNode',
       nodeType: 'TASK',
