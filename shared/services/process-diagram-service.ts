@@ -4,7 +4,7 @@
  * belong to the process. Every change moves the process to its next version (process-changes.ts).
  */
 import { findEdge, findEdges, findPublishedDiagram } from '#shared/data/edge-repository.ts';
-import { findLiveChildIds, findNodes } from '#shared/data/node-repository.ts';
+import { findLiveChildren, findNodes } from '#shared/data/node-repository.ts';
 import type { NodeWrite } from '#shared/data/node-write-path.ts';
 import {
   BadRequestError,
@@ -229,16 +229,19 @@ export async function diagramOf(
 export const edgeView = ({ bpmnElementId: _bpmn, ...edge }: StoredEdge): Edge => edge;
 
 /**
- * A process's diagram as last published (draft=false): the published copies of the tasks it was published
- * with, a task deleted since among them as it was published, and of live tasks published since on their
- * own; the edges it was published with, between those tasks.
+ * A process's diagram as last published (draft=false): the tasks it was published with, each as its
+ * published copy (a task deleted since among them; one published again on its own since as it was then
+ * published), and the edges it was published with. Which tasks and edges the diagram has changes only
+ * when the process is published. A process published before its copy kept its tasks shows its live tasks'
+ * published copies until it is published again.
  */
 export async function publishedDiagramOf(processId: string): Promise<{ tasks: Node[]; edges: StoredEdge[] }> {
-  const [kept, liveIds] = await Promise.all([findPublishedDiagram(processId), findLiveChildIds(processId)]);
-  const keptIds = new Set(kept?.taskIds ?? []);
-  const copies = await findNodes([...new Set([...keptIds, ...liveIds])], { copy: 'PUBLISHED' });
+  const kept = await findPublishedDiagram(processId);
+  const copies = kept?.taskIds
+    ? await findNodes(kept.taskIds, { copy: 'PUBLISHED' })
+    : await findLiveChildren(processId, 'PUBLISHED');
   const tasks = copies
-    .filter((copy) => copy.nodeType === 'TASK' && (keptIds.has(copy.nodeId) || !copy.deleted))
+    .filter((copy) => copy.nodeType === 'TASK')
     .map((copy) => ({ ...copy, deleted: false }));
   return diagramOf(processId, tasks, kept?.edges ?? []);
 }

@@ -291,6 +291,37 @@ describe('publishing', () => {
     const republished = await diagramOf(false);
     expect(republished.tasks.map((t: { name: string }) => t.name)).toEqual(['Order']);
     expect(republished.edges).toEqual([]);
+
+    // Which tasks the published diagram has changes only when the process is published: not when a task
+    // comes back from the trash, nor when a new task is published on its own.
+    expect((await api.call('POST', `/api/v1/items/${pay.nodeId}/restore`, { token })).status).toBe(200);
+    const audit = await api.call('POST', `/api/v1/process/nodes?process=${process.nodeId}`, {
+      token,
+      body: [task('Audit', 'c', 3)],
+    });
+    expect(audit.status, audit.text).toBe(200);
+    const auditId = (await diagramOf(true)).tasks.find((t: { name: string }) => t.name === 'Audit').nodeId;
+    const auditAlone = await publish(auditId, {
+      nodeVersionId: (await retrieve(auditId)).body.nodeVersionId,
+    });
+    expect(auditAlone.status, auditAlone.text).toBe(200);
+    expect(await diagramOf(false)).toEqual(republished);
+    await publishNow();
+    expect((await diagramOf(false)).tasks.map((t: { name: string }) => t.name)).toEqual([
+      'Order',
+      'Pay',
+      'Audit',
+    ]);
+    // A task of the published diagram published again on its own shows as it was then published.
+    await rename(auditId, 'Audit trail');
+    expect(
+      (await publish(auditId, { nodeVersionId: (await retrieve(auditId)).body.nodeVersionId })).status,
+    ).toBe(200);
+    expect((await diagramOf(false)).tasks.map((t: { name: string }) => t.name)).toEqual([
+      'Order',
+      'Pay',
+      'Audit trail',
+    ]);
   });
 
   it('a publish racing an update: one wins, the other is a 409, and no mixed state is left', async () => {
