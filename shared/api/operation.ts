@@ -100,6 +100,11 @@ export interface RequestContract {
   bodyFormat?: BodyFormat;
   /** None: the operation takes no query parameter, so any is a 400 (requestContract). */
   query?: z.ZodMiniType;
+  /**
+   * The query parameters that may be sent more than once (the schema gets their values joined with
+   * commas); any other sent twice is a 400.
+   */
+  repeatableQuery?: readonly string[];
   path?: z.ZodMiniType;
   examples?: Record<string, { summary: string; value: unknown }>;
 }

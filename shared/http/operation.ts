@@ -107,7 +107,7 @@ export function handle<D extends Declared, P>(
   const [options, handleRequest]: [HandleOptions<D, P>, RequestHandler<D, P>] =
     rest.length === 1 ? [{}, rest[0]] : rest;
   // What the declaration leaves out is taken as none: unknown parameters and fields are a 400.
-  const { body, bodyOptional, bodyFormat, query, path } = requestContract(declaration);
+  const { body, bodyOptional, bodyFormat, query, repeatableQuery = [], path } = requestContract(declaration);
   const inputOf = (event: ParsedEvent) =>
     (event.input ?? { body: undefined, query: undefined, path: undefined }) as OperationInput<D>;
   const { prefetch, parameters } = options;
@@ -128,7 +128,7 @@ export function handle<D extends Declared, P>(
     .use(wellFormedTarget())
     .use(requestBody(body !== undefined, bodyOptional ?? false, bodyFormat))
     .use(parameters ?? [])
-    .use(validateInput({ body, query, path }))
+    .use(validateInput({ body, query, repeatableQuery, path }))
     .use(authenticateRequest(declaration.authenticated !== false, startPrefetch))
     .use(idempotency(declaration.idempotent === true))
     .handler(async (event) => {

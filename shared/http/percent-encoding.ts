@@ -15,3 +15,14 @@ export function percentDecoded(encoded: string): string | undefined {
 
 /** A query-string component: `+` stands for a space (application/x-www-form-urlencoded). */
 export const queryComponentDecoded = (encoded: string) => percentDecoded(encoded.replace(/\+/g, ' '));
+
+/**
+ * The parameter names of a raw query string, decoded, as many times as each is sent (the gateway's
+ * queryStringParameters joins a repeated parameter's values with commas, so only the raw string tells).
+ */
+export function queryNames(rawQueryString: string): string[] {
+  return rawQueryString
+    .split('&')
+    .filter((pair) => pair !== '')
+    .map((pair) => queryComponentDecoded(pair.split('=', 1)[0] ?? '') ?? '');
+}

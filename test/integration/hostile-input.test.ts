@@ -130,6 +130,36 @@ describe('malformed percent-encoding', () => {
   });
 });
 
+describe('a query parameter sent twice', () => {
+  it('is a 400 naming it (the gateway would join the values with a comma), unless it may repeat', async () => {
+    const twice = await api.call('GET', `/api/v1/items/${documentId}?draft=true&draft=true`, { token });
+    expectProblem(twice, 400);
+    expect(twice.body.errors).toEqual([
+      expect.objectContaining({ in: 'query', path: '$.draft', rule: 'repeated' }),
+    ]);
+    // Named once however it was misjudged, beside the other parameters' own errors.
+    const listed = await api.call('GET', '/api/v1/list?pageSize=5&pageSize=6&order=UP', { token });
+    expectProblem(listed, 400);
+    expect(listed.body.errors).toEqual([
+      expect.objectContaining({ path: '$.pageSize', rule: 'repeated' }),
+      expect.objectContaining({ path: '$.order' }),
+    ]);
+    const diagram = await api.call(
+      'POST',
+      `/api/v1/process/nodes?process=${documentId}&process=${documentId}`,
+      { token, body: [] },
+    );
+    expectProblem(diagram, 400);
+    expect(diagram.body.errors).toEqual([
+      expect.objectContaining({ in: 'query', path: '$.process', rule: 'repeated' }),
+    ]);
+    // nodeType may repeat: each value is one of the types asked for.
+    const types = await api.call('GET', '/api/v1/list?nodeType=DOCUMENT&nodeType=DOCUMENT_SET', { token });
+    expect(types.status).toBe(200);
+    await unchanged();
+  });
+});
+
 describe('JSON bodies', () => {
   const create = (extensions: unknown, extra: Record<string, unknown> = {}) =>
     api.call('POST', '/api/v1/items', {

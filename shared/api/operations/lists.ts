@@ -104,7 +104,11 @@ export const listNodes = defineOperation({
       'facet with its governed objects by status (paging parameters only).',
   ].join('\n'),
   tag: 'Common',
-  request: { path: z.strictObject({ nodeId: z.optional(uuidSchema) }), query: listQuerySchema },
+  request: {
+    path: z.strictObject({ nodeId: z.optional(uuidSchema) }),
+    query: listQuerySchema,
+    repeatableQuery: ['nodeType'],
+  },
   responses: {
     200: {
       description: 'A list page (analyzer and maturity lists: their own elements)',

@@ -12,7 +12,7 @@ import { parseMediaType } from '#shared/domain/file-names.ts';
 import { resumableQuerySchema } from '#shared/domain/uploads/chunk-rules.ts';
 import type { ChunkBody } from '../chunk-body.ts';
 import type { ParsedEvent } from '../operation.ts';
-import { queryComponentDecoded } from '../percent-encoding.ts';
+import { queryNames } from '../percent-encoding.ts';
 import type { HttpResult } from '../types.ts';
 import { jsonPath } from '../validation.ts';
 
@@ -47,14 +47,6 @@ const parameterError = (sent: Pick<Sent, 'name' | 'in'>, rule: string, message: 
   rule,
   message,
 });
-
-/** The names in the raw query string, as many times as each is sent (queryStringParameters joins repeats). */
-function queryNames(rawQueryString: string): string[] {
-  return rawQueryString
-    .split('&')
-    .filter((pair) => pair !== '')
-    .map((pair) => queryComponentDecoded(pair.split('=', 1)[0] ?? '') ?? '');
-}
 
 /**
  * A multipart form sends every line break of a value as CRLF (the HTML form encoding), where the query
