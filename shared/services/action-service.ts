@@ -54,7 +54,10 @@ function holdsRoleIn(user: User, environmentId: string, roleNodes: Map<string, N
  * admin works with the people of their environment, and learns nothing of anyone else's).
  */
 async function eligibleAssignees(caller: Caller, target: Node, principalIds: string[]): Promise<User[]> {
-  const users = await Promise.all(principalIds.map((id) => findUser(id)));
+  const found = new Map(
+    await Promise.all([...new Set(principalIds)].map(async (id) => [id, await findUser(id)] as const)),
+  );
+  const users = principalIds.map((id) => found.get(id) ?? null);
   const grantedIds = [...new Set(users.flatMap((user) => Object.keys(user?.grants ?? {})))];
   const roleNodes = new Map((await findNodes(grantedIds)).map((node) => [node.nodeId, node]));
   const errors = users.flatMap((user, i) => {
@@ -90,7 +93,12 @@ export async function assignActions(
     throw new NotFoundError('NODE_NOT_FOUND', `No object with nodeId ${nodeId}`);
   if (!can(caller, target, 'publish'))
     throw new ForbiddenError('Assigning actions on an object needs the right to publish it');
-  const users = await eligibleAssignees(caller, target, [...new Set(payload.users)]);
+  // Judged as sent (an error names the entry where it was), then each user once.
+  const users = [
+    ...new Map(
+      (await eligibleAssignees(caller, target, payload.users)).map((user) => [user.principalId, user]),
+    ).values(),
+  ];
   const parent = target.parentId ? await findNode(target.parentId) : null;
   const on = payload.on ?? 'LATEST_VERSION';
   const at = timestamp();
@@ -164,24 +172,34 @@ async function current(indexed: StoredAction[]): Promise<StoredAction[]> {
   return indexed.flatMap((a) => (a.status === 'DONE' ? [a] : (stored.get(a.actionId) ?? [])));
 }
 
-/** One action, for its assignee, its sender, those who may publish its target, and system administrators. */
+/**
+ * One action, for its assignee, its sender, those who may publish its target, and system administrators;
+ * an assignee or sender who can no longer read the object no longer sees it (it shows the object's name
+ * and which version is published).
+ */
 export async function getAction(caller: Caller, actionId: string, apiBase: string): Promise<Action> {
   const action = await findAction(actionId);
   if (!action) throw actionNotFound(actionId);
   const me = caller.principal.principalId;
   const seen = async () =>
     actionSeenBy((await withTargetVersions([action]))[0] as StoredAction, caller, apiBase);
-  if (caller.systemAdmin || action.sentBy.principalId === me) return seen();
-  if (action.user.principalId === me && (await readsTarget(caller, action))) return seen();
+  if (caller.systemAdmin) return seen();
+  const mine = action.user.principalId === me || action.sentBy.principalId === me;
+  if (mine && (await readsTarget(caller, action))) return seen();
   const target = await findNode(action.targetNode.nodeId);
   if (target && !target.deleted && can(caller, target, 'publish')) return seen();
   throw actionNotFound(actionId);
 }
 
-/** The assignee marks their action done. */
+/** The assignee marks their action done, while they can read its object (as they see it: getAction). */
 export async function completeAction(caller: Caller, actionId: string, apiBase: string): Promise<Action> {
   const action = await findAction(actionId);
-  if (!action || action.user.principalId !== caller.principal.principalId) throw actionNotFound(actionId);
+  if (
+    !action ||
+    action.user.principalId !== caller.principal.principalId ||
+    !(await readsTarget(caller, action))
+  )
+    throw actionNotFound(actionId);
   if (action.status === 'DONE') throw new ConflictError('ACTION_DONE', 'This action is already done');
   const done: StoredAction = {
     ...action,

@@ -229,6 +229,16 @@ describe('actions', () => {
     expect(unknown.body.errors).toEqual([
       expect.objectContaining({ path: '$.users[1]', rule: 'assignable' }),
     ]);
+    // Named where it was sent, whatever repeats come before it.
+    const repeated = await assign({
+      actionType: 'TRAINING',
+      targetNodeId: world.documentA,
+      users: [world.principals.reader, world.principals.reader, '00000000-0000-4000-8000-000000000000'],
+      dueDate: '2026-12-01',
+    });
+    expect(repeated.body.errors).toEqual([
+      expect.objectContaining({ path: '$.users[2]', rule: 'assignable' }),
+    ]);
     const malformed = await assign({
       actionType: 'TRAINING',
       targetNodeId: world.documentA,
@@ -361,5 +371,48 @@ describe('actions', () => {
     expect(
       (await api.call('GET', `/api/v1/admin/actions/${action.actionId}`, { token: reviewerToken })).status,
     ).toBe(404);
+    // Nor complete it (the answer would show the object's name): it stays open.
+    const done = await api.call('POST', `/api/v1/users/me/actions/${action.actionId}/done`, {
+      token: reviewerToken,
+    });
+    expect(done.status).toBe(404);
+    expect(done.body.code).toBe('ACTION_NOT_FOUND');
+    const seenByAdmin = await api.call('GET', `/api/v1/admin/actions/${action.actionId}`, {
+      token: token('systemAdmin'),
+    });
+    expect(seenByAdmin.body.status).toBe('OPEN');
+  });
+
+  it('no longer shows its sender the action once they cannot read its object', async () => {
+    const admin = token('systemAdmin');
+    const folder = (
+      await api.call('POST', '/api/v1/items', {
+        token: admin,
+        body: {
+          parent: { nodeId: world.envB },
+          '@type': 'NodeElement',
+          nodeType: 'DOCUMENT_SET',
+          name: 'Sent',
+        },
+      })
+    ).body;
+    const sender = await createUser(api, admin, 'revoked-sender');
+    const assignee = await createUser(api, admin, 'kept-assignee');
+    await grant(api, admin, folder.nodeId, sender, 'ENVIRONMENT_ADMIN');
+    await grant(api, admin, folder.nodeId, assignee, 'READER');
+    const senderToken = await api.login('revoked-sender', PASSWORD);
+    const sent = await api.call('POST', '/api/v1/admin/actions', {
+      token: senderToken,
+      body: { actionType: 'APPROVAL', targetNodeId: folder.nodeId, users: [assignee], dueDate: '2027-04-01' },
+    });
+    expect(sent.status, sent.text).toBe(201);
+    const path = `/api/v1/admin/actions/${sent.body[0].actionId}`;
+    expect((await api.call('GET', path, { token: senderToken })).status).toBe(200);
+    expect(
+      (await api.call('DELETE', `/api/v1/items/${folder.nodeId}/grants/${sender}`, { token: admin })).status,
+    ).toBe(204);
+    expect((await api.call('GET', path, { token: senderToken })).status).toBe(404);
+    const assigneeToken = await api.login('kept-assignee', PASSWORD);
+    expect((await api.call('GET', path, { token: assigneeToken })).status).toBe(200);
   });
 });
