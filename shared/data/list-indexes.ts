@@ -69,13 +69,21 @@ const NAME_KEY_LENGTH = 200;
 /** Below every printable character, so "Plan" sorts before "Plan B" whatever follows. */
 const NAME_SEPARATOR = '\u0001';
 
+/** A name's first 200 characters, lower-cased; never half a surrogate pair (a cursor must hold the key). */
+function nameKeyOf(name: string): string {
+  const lower = name.toLowerCase();
+  const cut = lower.slice(0, NAME_KEY_LENGTH);
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff && lower.length > NAME_KEY_LENGTH ? cut.slice(0, -1) : cut;
+}
+
 /** The sort value of a node under one sort key, as stored in the index (and carried by cursors). */
 export function sortValueOf(node: Node, sortKey: ListSortKey): string {
   switch (sortKey) {
     case 'nodeId':
       return node.nodeId;
     case 'name':
-      return `${node.name.toLowerCase().slice(0, NAME_KEY_LENGTH)}${NAME_SEPARATOR}${node.nodeId}`;
+      return `${nameKeyOf(node.name)}${NAME_SEPARATOR}${node.nodeId}`;
     case 'creationDate':
       return `${node.creationDate}#${node.nodeId}`;
     case 'modificationDate':

@@ -8,6 +8,7 @@ import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import type { ListedNode } from '#shared/domain/list-element.ts';
 import type { NodeStatus } from '#shared/domain/node.ts';
+import { compareKeys } from './key-order.ts';
 import type { NodeCopy } from './keys.ts';
 import { type ListScope, type ListSortKey, listIndex } from './list-indexes.ts';
 import { findListedNodes } from './node-repository.ts';
@@ -99,7 +100,8 @@ function keyCondition(range: EntryRange) {
   const values: Record<string, string> = {};
   let condition = '#pk = :pk';
   if (order === 'ASC') {
-    const lower = after !== undefined && (atLeast === undefined || after >= atLeast) ? after : atLeast;
+    const lower =
+      after !== undefined && (atLeast === undefined || compareKeys(after, atLeast) >= 0) ? after : atLeast;
     if (lower !== undefined) {
       values[':lower'] = lower;
       condition += lower === after ? ' AND #sk > :lower' : ' AND #sk >= :lower';
@@ -128,7 +130,7 @@ async function* partitionEntries(
   const index = listIndex(partition.scope, range.sortKey);
   // Walking down past the lower bound: nothing is left (and DynamoDB refuses an inverted BETWEEN).
   if (range.order === 'DESC' && range.after !== undefined && range.atLeast !== undefined) {
-    if (range.after < range.atLeast) return;
+    if (compareKeys(range.after, range.atLeast) < 0) return;
   }
   const key = keyCondition(range);
   const filters = filterExpression(partition, filter);
@@ -225,7 +227,9 @@ export async function* listEntries(
   const chunk = Math.min(expected + 1, MAX_CHUNK);
   const streams = partitions.map((p) => partitionEntries(p, filter, range, chunk));
   const heads = await Promise.all(streams.map((s) => s.next()));
-  const before = (a: string, b: string) => (range.order === 'ASC' ? a < b : a > b);
+  // In DynamoDB's order, as each partition's entries come: JavaScript's `<` would interleave them wrongly.
+  const before = (a: string, b: string) =>
+    range.order === 'ASC' ? compareKeys(a, b) < 0 : compareKeys(a, b) > 0;
   for (;;) {
     let best = -1;
     heads.forEach((head, i) => {
