@@ -38,28 +38,43 @@ export interface ListParameters {
   fingerprint: string;
 }
 
-/** The ids the filter names, before any other filter. */
-async function candidateIds(caller: Caller, filter: CandidateFilter): Promise<string[]> {
-  if (filter.relatedTo) {
-    const anchor = await findNode(filter.relatedTo);
-    if (!anchor || anchor.deleted || !can(caller, anchor, 'read')) {
-      throw new NotFoundError('NODE_NOT_FOUND', `No object with nodeId ${filter.relatedTo}`, [
-        { in: 'query', path: '$.relatedTo', rule: 'exists', message: 'names no object you may read' },
-      ]);
-    }
-    const name = filter.relation ? storedName(filter.relation) : undefined;
-    const relations = await findRelationsOf(anchor.nodeId, anchor.nodeType);
-    const kind = filter.relation;
-    return relations
-      .filter((r) => r.counted && r.otherType !== 'USER' && (!name || r.name === name))
-      .filter((r) => !kind || r.name !== 'responsibility' || r.kinds.includes(kind as ResponsibilityKind))
-      .map((r) => r.otherId);
+/** The ids related to the filter's object (as `relation` narrows them), if it names one. */
+async function relatedIds(caller: Caller, relatedTo: string, relation?: string): Promise<string[]> {
+  const anchor = await findNode(relatedTo);
+  if (!anchor || anchor.deleted || !can(caller, anchor, 'read')) {
+    throw new NotFoundError('NODE_NOT_FOUND', `No object with nodeId ${relatedTo}`, [
+      { in: 'query', path: '$.relatedTo', rule: 'exists', message: 'names no object you may read' },
+    ]);
   }
+  const name = relation ? storedName(relation) : undefined;
+  const relations = await findRelationsOf(anchor.nodeId, anchor.nodeType);
+  return relations
+    .filter((r) => r.counted && r.otherType !== 'USER' && (!name || r.name === name))
+    .filter(
+      (r) => !relation || r.name !== 'responsibility' || r.kinds.includes(relation as ResponsibilityKind),
+    )
+    .map((r) => r.otherId);
+}
+
+/** The ids of the objects the caller holds a responsibility of `kind` for (`any`: of any kind). */
+async function heldIds(caller: Caller, kind: string): Promise<string[]> {
   const held = await responsibilitiesOf(caller);
-  const kind = filter.responsibility;
   return [...held]
     .filter(([, kinds]) => kind === 'any' || kinds.has(kind as ResponsibilityKind))
     .map(([id]) => id);
+}
+
+/** The ids the filter names, before any other filter: both filters narrow when both are given. */
+async function candidateIds(caller: Caller, filter: CandidateFilter): Promise<string[]> {
+  const [related, held] = await Promise.all([
+    filter.relatedTo ? relatedIds(caller, filter.relatedTo, filter.relation) : undefined,
+    filter.responsibility ? heldIds(caller, filter.responsibility) : undefined,
+  ]);
+  if (related && held) {
+    const holds = new Set(held);
+    return related.filter((id) => holds.has(id));
+  }
+  return related ?? held ?? [];
 }
 
 const sortValueOf = (node: Node, sortKey: ListSortKey): string => {

@@ -450,7 +450,11 @@ describe('list filters', () => {
     expect(await ids('responsibility=informed')).toEqual([p2, p3].sort());
     expect(await ids('responsibility=responsible')).toEqual([p1]);
     expect(await ids('responsibility=signatory')).toEqual([]);
+    // With relatedTo, both narrow: related to the role and held by the caller.
+    expect(await ids(`relatedTo=${role}&responsibility=any`)).toEqual([p1, p3].sort());
+    expect(await ids(`relatedTo=${role}&responsibility=responsible`)).toEqual([p1]);
     await unlink(role, 'heldBy', user);
     expect(await ids('responsibility=any')).toEqual([p2]);
+    expect(await ids(`relatedTo=${role}&responsibility=any`)).toEqual([]);
   });
 });
