@@ -10,6 +10,7 @@ import { config } from '#shared/config/index.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
 import { isWellFormedText } from '#shared/domain/well-formed-text.ts';
 import type { Item } from './entity.ts';
+import { getItem } from './reads.ts';
 import { type IndexSchema, TABLE_SCHEMA } from './table-schema.ts';
 
 export interface PartitionPage {
@@ -107,4 +108,18 @@ export async function queryPage(
   };
   const { Items, LastEvaluatedKey } = await dynamoDb().send(new QueryCommand(input));
   return { items: Items ?? [], ...(LastEvaluatedKey ? { next: JSON.stringify(LastEvaluatedKey) } : {}) };
+}
+
+/** The position just after `item`, as a page that ends with it gives it (its key attributes). */
+export const positionOf = (item: Item, query: PartitionQuery): string =>
+  JSON.stringify(Object.fromEntries(keyAttributes(query.index).map((name) => [name, item[name]])));
+
+/**
+ * The table item at a position of this partition, or null if it is gone: a page that stops inside what
+ * one item stands for (a link of several kinds is several entries) resumes with it. A position that is
+ * not the partition's is refused, as for a page.
+ */
+export async function itemAt(query: PartitionQuery, position: string): Promise<Item | null> {
+  if (query.index) throw new Error('itemAt reads items of the table, not of an index');
+  return getItem(startKey(position, query) as Record<string, string>);
 }

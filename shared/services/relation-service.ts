@@ -7,7 +7,8 @@
  * may read. Counts count every live related object, readable by the caller or not.
  */
 import { failedConditions } from '#shared/data/conditional-writes.ts';
-import { queryPage } from '#shared/data/keyed-pages.ts';
+import type { Item } from '#shared/data/entity.ts';
+import { itemAt, type PartitionQuery, positionOf, queryPage } from '#shared/data/keyed-pages.ts';
 import { findNode, findNodes } from '#shared/data/node-repository.ts';
 import {
   asRead,
@@ -38,6 +39,7 @@ import {
   noResponsibilities,
   RELATION_NAMES,
   RESPONSIBILITY,
+  RESPONSIBILITY_KINDS,
   type RelationSummary,
   type RelationView,
   type Responsibilities,
@@ -286,35 +288,81 @@ export async function relationsOf(
   }
   const name = query.relation ? storedName(query.relation) : undefined;
   const prefix = query.direction ? `${query.direction.toUpperCase()}#${name ? `${name}#` : ''}` : '';
-  const partition = `NODE#${node.nodeId}`;
+  const partitionQuery: PartitionQuery = {
+    partition: `NODE#${node.nodeId}`,
+    sortKeyPrefix: `REL#${prefix}`,
+    filter: {
+      expression: name ? 'counted = :true AND #name = :name' : 'counted = :true',
+      names: name ? { '#name': 'name' } : {},
+      values: name ? { ':true': true, ':name': name } : { ':true': true },
+    },
+  };
+  /** Each item's views the caller may see, each with the position just after it. */
+  const placed = async (items: Item[]) => {
+    const stored = items.map(relationOf);
+    const ends = await namesOf(caller, stored);
+    return stored.flatMap((r, i) => {
+      const end = ends.get(r.otherId);
+      if (end === undefined || !r.counted || (name && r.name !== name)) return [];
+      const views = viewsOf(r, end).filter((v) => !query.relation || v.relation === query.relation);
+      const itemPosition = positionOf(items[i] as Item, partitionQuery);
+      return views.map((view, given) => ({
+        view,
+        position: given + 1 === views.length ? itemPosition : withinItem(itemPosition, given + 1),
+      }));
+    });
+  };
+  // A link of several responsibility kinds is one entry per kind: a page may stop inside it, and the next
+  // then starts with that item's remaining kinds.
   return cursorPage(
     `relations ${nodeId} ${query.direction ?? ''} ${query.relation ?? ''}`,
     'relation',
     query,
     async (limit, after) => {
-      const page = await queryPage(
-        {
-          partition,
-          sortKeyPrefix: `REL#${prefix}`,
-          filter: {
-            expression: name ? 'counted = :true AND #name = :name' : 'counted = :true',
-            names: name ? { '#name': 'name' } : {},
-            values: name ? { ':true': true, ':name': name } : { ':true': true },
-          },
-        },
-        limit,
-        after ? { after } : {},
-      );
-      const stored = page.items.map(relationOf);
-      const ends = await namesOf(caller, stored);
-      const results = stored.flatMap((r) => {
-        const end = ends.get(r.otherId);
-        if (end === undefined) return [];
-        return viewsOf(r, end).filter((v) => !query.relation || v.relation === query.relation);
-      });
-      return { results, ...(page.next ? { next: page.next } : {}) };
+      const resume = after === undefined ? undefined : resumePosition(after);
+      const started = resume?.given
+        ? await itemAt(partitionQuery, resume.item).then(async (item) =>
+            item ? (await placed([item])).slice(resume.given) : [],
+          )
+        : [];
+      // One item more than the page needs: whether more follow is then known (a total that only grows).
+      const page =
+        started.length <= limit
+          ? await queryPage(partitionQuery, limit - started.length + 1, resume ? { after: resume.item } : {})
+          : undefined;
+      const all = [...started, ...(page ? await placed(page.items) : [])];
+      const taken = all.slice(0, limit);
+      const next = all.length > limit || !page ? taken.at(-1)?.position : page.next;
+      return { results: taken.map((entry) => entry.view), ...(next ? { next } : {}) };
     },
   );
+}
+
+/** The position inside an item's entries after the first `given` of them. */
+const withinItem = (item: string, given: number) => JSON.stringify({ item, given });
+
+/** A position as relationsOf gives them: after an item, or inside one (a cursor's, so checked). */
+function resumePosition(position: string): { item: string; given?: number } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(position);
+  } catch {
+    parsed = undefined;
+  }
+  const inside = parsed as { item?: unknown; given?: unknown } | undefined;
+  if (
+    inside &&
+    typeof inside === 'object' &&
+    Object.keys(inside).length === 2 &&
+    typeof inside.item === 'string' &&
+    Number.isSafeInteger(inside.given) &&
+    (inside.given as number) > 0 &&
+    (inside.given as number) < RESPONSIBILITY_KINDS.length
+  ) {
+    return { item: inside.item, given: inside.given as number };
+  }
+  // An item's own position (checked as the query starts from it).
+  return { item: position };
 }
 
 /** Names of the other ends the caller may read (users: their display names). */

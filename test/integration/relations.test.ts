@@ -277,6 +277,37 @@ describe('deletes, restores, purges and publishes', () => {
     expect(first.body.results.map((r: { other: { id: string } }) => r.other.id)).toEqual([documents[3]]);
   });
 
+  it('pages of relations hold at most pageSize entries, a link of several kinds one entry per kind', async () => {
+    const process = await newProcess('Several kinds');
+    const role = await newOfType('ROLE');
+    const document = await newDocument('Beside the role');
+    for (const kind of ['responsible', 'accountable', 'consulted'])
+      expect((await link(process, kind, role)).status).toBe(200);
+    expect((await link(process, 'documentedBy', document)).status).toBe(200);
+    const whole = await relationsOf(process);
+    expect(whole).toHaveLength(4);
+    for (const pageSize of [1, 2]) {
+      const walked: any[] = [];
+      const totals: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: any = await api.call(
+          'GET',
+          `/api/v1/items/${process}/relations?pageSize=${pageSize}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          { token: admin },
+        );
+        expect(page.status).toBe(200);
+        expect(page.body.results.length).toBeLessThanOrEqual(pageSize);
+        walked.push(...page.body.results);
+        totals.push(page.body.totalRecords);
+        cursor = page.body.nextCursor;
+      } while (cursor);
+      expect(walked, `pageSize ${pageSize}`).toEqual(whole);
+      expect(totals).toEqual([...totals].sort((a, b) => a - b));
+      expect(totals.at(-1)).toBe(4);
+    }
+  });
+
   it('deleting the linking process leaves the document counting nothing from it; a publish changes no count', async () => {
     const document = await newDocument();
     const process = await newProcess();
