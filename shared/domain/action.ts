@@ -56,7 +56,7 @@ export const actionsPageSchema = pageOf(actionSchema);
  */
 export const storedActionSchema = z.object({
   ...z.omit(actionSchema, { actionUrl: true, targetUrl: true }).shape,
-  /** Absent on actions kept before it was recorded: their object is read instead. */
+  /** Kept by earlier versions on each action; the object itself is read now (it may have moved or gone). */
   targetAncestorIds: z.optional(z.array(z.string())),
 });
 export type StoredAction = z.output<typeof storedActionSchema>;

@@ -125,20 +125,19 @@ export async function assignActions(
       user: toPrincipal(user),
       status: 'OPEN',
       completionDate: null,
-      targetAncestorIds: target.ancestorIds,
     }),
   );
   await createActions(actions);
   return (await withTargetVersions(actions)).map((action) => actionSeenBy(action, caller, apiBase));
 }
 
-/** Whether the caller may still read the action's object (grants can be revoked after assignment). */
-async function readsTarget(caller: Caller, action: StoredAction): Promise<boolean> {
-  if (caller.systemAdmin) return true;
-  const placed = action.targetAncestorIds
-    ? { nodeId: action.targetNode.nodeId, ancestorIds: action.targetAncestorIds }
-    : await findNode(action.targetNode.nodeId);
-  return placed !== null && can(caller, placed, 'read');
+/**
+ * The action's object, if it is live (not in the trash, not purged) and the caller may still read it
+ * (grants can be revoked after assignment); else null. An action on an object gone is gone with it.
+ */
+async function readableTarget(caller: Caller, action: StoredAction): Promise<Node | null> {
+  const target = await findNode(action.targetNode.nodeId);
+  return target && !target.deleted && can(caller, target, 'read') ? target : null;
 }
 
 /**
@@ -154,9 +153,14 @@ export async function myActions(
     (!query.dueBefore || a.dueDate <= query.dueBefore) && (!query.dueAfter || a.dueDate >= query.dueAfter);
   const indexed = (await listActionsOf(caller.principal.principalId)).filter(due);
   const matching = (await current(indexed)).filter((a) => !query.status || a.status === query.status);
-  const readable = await Promise.all(matching.map((action) => readsTarget(caller, action)));
-  const actions = (await withTargetVersions(matching.filter((_, i) => readable[i]))).map((a) =>
-    actionSeenBy(a, caller, apiBase),
+  const targetIds = [...new Set(matching.map((a) => a.targetNode.nodeId))];
+  const readable = new Set(
+    (targetIds.length > 0 ? await findNodes(targetIds, { consistent: false }) : [])
+      .filter((node) => !node.deleted && can(caller, node, 'read'))
+      .map((node) => node.nodeId),
+  );
+  const actions = (await withTargetVersions(matching.filter((a) => readable.has(a.targetNode.nodeId)))).map(
+    (a) => actionSeenBy(a, caller, apiBase),
   );
   return pageOf(actions, 'dueDate', query);
 }
@@ -173,9 +177,9 @@ async function current(indexed: StoredAction[]): Promise<StoredAction[]> {
 }
 
 /**
- * One action, for its assignee, its sender, those who may publish its target, and system administrators;
- * an assignee or sender who can no longer read the object no longer sees it (it shows the object's name
- * and which version is published).
+ * One action, for its assignee, its sender, those who may publish its target, and system administrators,
+ * while its object is live: an assignee or sender who can no longer read the object no longer sees it (it
+ * shows the object's name and which version is published), and an object deleted takes it along.
  */
 export async function getAction(caller: Caller, actionId: string, apiBase: string): Promise<Action> {
   const action = await findAction(actionId);
@@ -183,11 +187,10 @@ export async function getAction(caller: Caller, actionId: string, apiBase: strin
   const me = caller.principal.principalId;
   const seen = async () =>
     actionSeenBy((await withTargetVersions([action]))[0] as StoredAction, caller, apiBase);
-  if (caller.systemAdmin) return seen();
+  const target = await readableTarget(caller, action);
+  if (!target) throw actionNotFound(actionId);
   const mine = action.user.principalId === me || action.sentBy.principalId === me;
-  if (mine && (await readsTarget(caller, action))) return seen();
-  const target = await findNode(action.targetNode.nodeId);
-  if (target && !target.deleted && can(caller, target, 'publish')) return seen();
+  if (mine || can(caller, target, 'publish')) return seen();
   throw actionNotFound(actionId);
 }
 
@@ -197,7 +200,7 @@ export async function completeAction(caller: Caller, actionId: string, apiBase: 
   if (
     !action ||
     action.user.principalId !== caller.principal.principalId ||
-    !(await readsTarget(caller, action))
+    !(await readableTarget(caller, action))
   )
     throw actionNotFound(actionId);
   if (action.status === 'DONE') throw new ConflictError('ACTION_DONE', 'This action is already done');

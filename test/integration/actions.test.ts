@@ -383,6 +383,72 @@ describe('actions', () => {
     expect(seenByAdmin.body.status).toBe('OPEN');
   });
 
+  it('goes with its object to the trash, comes back with it, and is gone once it is purged', async () => {
+    const admin = token('systemAdmin');
+    const folder = (
+      await api.call('POST', '/api/v1/items', {
+        token: admin,
+        body: {
+          parent: { nodeId: world.envB },
+          '@type': 'NodeElement',
+          nodeType: 'DOCUMENT_SET',
+          name: 'Policies',
+        },
+      })
+    ).body;
+    const document = (
+      await api.call('POST', '/api/v1/items', {
+        token: admin,
+        body: {
+          parent: { nodeId: folder.nodeId },
+          '@type': 'Document',
+          nodeType: 'DOCUMENT',
+          documentType: 'URL',
+          url: 'https://example.com/policy',
+          name: 'Policy to acknowledge',
+        },
+      })
+    ).body;
+    const assignee = await createUser(api, admin, 'trash-assignee');
+    await grant(api, admin, world.envB, assignee, 'READER');
+    const action = await assignOne({
+      actionType: 'ACKNOWLEDGEMENT',
+      targetNodeId: document.nodeId,
+      user: assignee,
+      dueDate: '2027-05-01',
+    });
+    const assigneeToken = await api.login('trash-assignee', PASSWORD);
+    const mine = async () =>
+      (await api.call('GET', '/api/v1/users/me/actions', { token: assigneeToken })).body.results.map(
+        (a: { actionId: string }) => a.actionId,
+      );
+    const path = `/api/v1/admin/actions/${action.actionId}`;
+    expect(await mine()).toEqual([action.actionId]);
+
+    expect(
+      (await api.call('DELETE', `/api/v1/items/${document.nodeId}`, { token: admin, body: {} })).status,
+    ).toBe(200);
+    expect(await mine()).toEqual([]);
+    for (const as of [assigneeToken, admin])
+      expect((await api.call('GET', path, { token: as })).status).toBe(404);
+    const done = `/api/v1/users/me/actions/${action.actionId}/done`;
+    expect((await api.call('POST', done, { token: assigneeToken })).status).toBe(404);
+
+    expect(
+      (await api.call('POST', `/api/v1/items/${document.nodeId}/restore`, { token: admin })).status,
+    ).toBe(200);
+    expect(await mine()).toEqual([action.actionId]);
+    expect((await api.call('GET', path, { token: assigneeToken })).body.status).toBe('OPEN');
+
+    expect(
+      (await api.call('DELETE', `/api/v1/items/${document.nodeId}`, { token: admin, body: {} })).status,
+    ).toBe(200);
+    expect((await api.call('DELETE', `/api/v1/trash/${document.nodeId}`, { token: admin })).status).toBe(204);
+    expect(await mine()).toEqual([]);
+    expect((await api.call('GET', path, { token: admin })).status).toBe(404);
+    expect((await api.call('POST', done, { token: assigneeToken })).status).toBe(404);
+  });
+
   it('no longer shows its sender the action once they cannot read its object', async () => {
     const admin = token('systemAdmin');
     const folder = (
