@@ -1,6 +1,6 @@
 /** Users: one profile item per user, one item that keeps usernames unique, and the roles granted to them. */
 
-import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { forgetSessionsOf } from '#shared/auth/session-checks.ts';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
@@ -63,18 +63,29 @@ export async function createUser(user: User): Promise<void> {
   );
 }
 
-/** Replaces a user's profile; the username (and its uniqueness item) never changes. */
-export async function saveUser(user: User): Promise<void> {
-  forgetSessionsOf(user.principalId);
+/** What an update may change of a user: not the id, the username (kept unique apart) or the grants. */
+export type UserChanges = Partial<Omit<User, 'principalId' | 'username' | 'grants'>>;
+
+/**
+ * Sets the given fields of a user, and only those: two changes of different fields at once both stay (a
+ * whole-item put after a slow password hash undid a disable, a demotion or a grant made meanwhile).
+ */
+export async function updateUser(principalId: string, changes: UserChanges): Promise<void> {
+  forgetSessionsOf(principalId);
+  const fields = Object.entries(changes).filter(([, value]) => value !== undefined);
+  if (fields.length === 0) return;
   await conditionally(
     dynamoDb().send(
-      new PutCommand({
+      new UpdateCommand({
         TableName: config().tableName,
-        Item: users.toItem(user),
+        Key: userKey(principalId),
+        UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
         ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])),
       }),
     ),
-    () => noUser(user.principalId),
+    () => noUser(principalId),
   );
 }
 

@@ -1,7 +1,7 @@
 /** User administration (system administrators) and a user's own password. */
 import { hashPassword, verifyPassword } from '#shared/auth/passwords.ts';
 import { confirmSession, deleteSessionsOf } from '#shared/data/session-repository.ts';
-import { createUser, findUser, listUsersPage, saveUser } from '#shared/data/user-repository.ts';
+import { createUser, findUser, listUsersPage, updateUser } from '#shared/data/user-repository.ts';
 import { ConflictError, NotFoundError, UnauthenticatedError } from '#shared/domain/errors.ts';
 import type { ListPage } from '#shared/domain/list-element.ts';
 import { newId, timestamp } from '#shared/domain/node.ts';
@@ -59,12 +59,13 @@ export async function changeUser(
     );
   }
   const { password, ...fields } = payload;
-  const updated: User = {
-    ...user,
+  const changes = {
     ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
     ...(password ? { passwordHash: await hashPassword(password), sessionsValidFrom: timestamp() } : {}),
   };
-  await saveUser(updated);
+  // Only the fields named change: a grant or the user's own password change meanwhile stays.
+  await updateUser(principalId, changes);
+  const updated: User = { ...user, ...changes };
   // A disabled user, or one whose password an administrator reset, is logged out everywhere at once.
   if (updated.status === 'DISABLED' || password) await deleteSessionsOf(principalId);
   return toUserView(updated);
@@ -84,6 +85,9 @@ export async function changeOwnPassword(
   // one the session index has not caught up with; this session is re-confirmed first, so it stays.
   const now = timestamp();
   await confirmSession(caller.sessionId, now);
-  await saveUser({ ...user, passwordHash: await hashPassword(newPassword), sessionsValidFrom: now });
+  await updateUser(user.principalId, {
+    passwordHash: await hashPassword(newPassword),
+    sessionsValidFrom: now,
+  });
   await deleteSessionsOf(user.principalId, caller.sessionId);
 }

@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findUser } from '#shared/data/user-repository.ts';
 import { defaultEnvironmentId } from './helpers/library.ts';
 import { createUser, grant, PASSWORD } from './helpers/personas.ts';
 import { type ApiClient, startTestStack, type TestStack, tableClient } from './helpers/test-stack.ts';
@@ -137,6 +138,35 @@ describe('users', () => {
     await api.login('erin', 'brand-new-password');
     expect(
       (await api.call('POST', '/login/local', { body: { username: 'erin', password: PASSWORD } })).status,
+    ).toBe(401);
+  });
+
+  it("an administrator's change made while the user changes their own password stays", async () => {
+    const id = await createUser(api, admin, 'grace');
+    const environmentId = await defaultEnvironmentId(api, admin);
+    await grant(api, admin, environmentId, id, 'EDITOR');
+    const grace = await api.login('grace', PASSWORD);
+    // The password change reads the user, then takes two scrypt runs (about a second) before it writes.
+    const ownChange = api.call('PUT', '/api/v1/users/me/password', {
+      token: grace,
+      body: { oldPassword: PASSWORD, newPassword: 'grace-new-password' },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const [disabled, revoked] = await Promise.all([
+      api.call('PATCH', `/api/v1/admin/users/${id}`, { token: admin, body: { status: 'DISABLED' } }),
+      api.call('DELETE', `/api/v1/items/${environmentId}/grants/${id}`, { token: admin }),
+    ]);
+    expect([disabled.status, revoked.status]).toEqual([200, 204]);
+    expect((await ownChange).status).toBe(204);
+    const stored = await ctx.stack.run(() => findUser(id));
+    expect(stored?.grants).toEqual({});
+    expect(stored?.status).toBe('DISABLED');
+    expect(
+      (
+        await api.call('POST', '/login/local', {
+          body: { username: 'grace', password: 'grace-new-password' },
+        })
+      ).status,
     ).toBe(401);
   });
 });

@@ -37,7 +37,13 @@ import {
   touchSession,
 } from '#shared/data/session-repository.ts';
 import { saveSettings } from '#shared/data/settings-repository.ts';
-import { createUser, deleteGrant, listUsersPage, putGrant, saveUser } from '#shared/data/user-repository.ts';
+import {
+  createUser,
+  deleteGrant,
+  listUsersPage,
+  putGrant,
+  updateUser,
+} from '#shared/data/user-repository.ts';
 import type { StoredAction } from '#shared/domain/action.ts';
 import { ServiceUnavailableError } from '#shared/domain/errors.ts';
 import { sampleNode } from '../../fixtures/nodes.ts';
@@ -91,7 +97,7 @@ const CALLS: [string, () => Promise<unknown>][] = [
   ['commitNodeWrites (a transaction)', () => commitNodeWrites([{ kind: 'create', node }])],
   ['leaseForDelete', () => leaseForDelete(node, '2026-11-22T10:01:00.000Z')],
   ['createUser', () => createUser(sampleUser())],
-  ['saveUser', () => saveUser(sampleUser())],
+  ['updateUser', () => updateUser(sampleUser().principalId, { status: 'DISABLED' })],
   ['listUsersPage', () => listUsersPage(10)],
   ['putGrant', () => putGrant(grant)],
   ['deleteGrant', () => deleteGrant('N1', 'U1')],
