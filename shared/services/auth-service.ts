@@ -1,18 +1,13 @@
 /** Login: checks the password under the login throttle, opens a session and issues its token. */
 import { issueAccessToken } from '#shared/auth/access-token-issuer.ts';
 import { decoyHash, verifyPassword } from '#shared/auth/passwords.ts';
-import {
-  clearFailures,
-  countFailure,
-  findFailureWindows,
-  type ThrottleSubject,
-} from '#shared/data/login-failures-repository.ts';
+import { clearFailures, type ThrottleSubject } from '#shared/data/login-failures-repository.ts';
 import { createSession } from '#shared/data/session-repository.ts';
 import { findUserByUsername } from '#shared/data/user-repository.ts';
-import { TooManyRequestsError, UnauthenticatedError } from '#shared/domain/errors.ts';
-import { LOGIN_THROTTLE, waitSeconds } from '#shared/domain/login-throttle.ts';
+import { UnauthenticatedError } from '#shared/domain/errors.ts';
 import { newId } from '#shared/domain/node.ts';
 import type { Session } from '#shared/domain/user.ts';
+import { countFailedCheck, refuseWhileThrottled } from './login-throttle-checks.ts';
 import { currentSettings } from './settings-service.ts';
 
 const MINUTE = 60_000;
@@ -32,25 +27,12 @@ export async function login(
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const subjects: ThrottleSubject[] = [{ kind: 'user', username }];
   if (client.sourceIp) subjects.push({ kind: 'source', address: client.sourceIp });
-  const [userWindow, sourceWindow] = await findFailureWindows(subjects);
-  const wait = Math.max(
-    waitSeconds(userWindow ?? null, LOGIN_THROTTLE.failuresPerUser, nowSeconds),
-    waitSeconds(sourceWindow ?? null, LOGIN_THROTTLE.failuresPerSource, nowSeconds),
-  );
-  if (wait > 0) {
-    throw new TooManyRequestsError(
-      'TOO_MANY_LOGIN_ATTEMPTS',
-      `Too many failed logins; try again in ${wait} seconds`,
-      wait,
-    );
-  }
+  await refuseWhileThrottled(subjects, nowSeconds);
   const user = await findUserByUsername(username);
   // An unknown user costs a full hash too, so response time does not tell which usernames exist.
   const passwordMatches = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
   if (!user || !passwordMatches || user.status !== 'ACTIVE') {
-    await Promise.all(
-      subjects.map((subject) => countFailure(subject, nowSeconds, LOGIN_THROTTLE.windowSeconds)),
-    );
+    await countFailedCheck(subjects, nowSeconds);
     throw new UnauthenticatedError('INVALID_CREDENTIALS', 'The username or password is wrong');
   }
   await clearFailures(subjects[0] as ThrottleSubject);

@@ -7,6 +7,7 @@ import type { ListPage } from '#shared/domain/list-element.ts';
 import { newId, timestamp } from '#shared/domain/node.ts';
 import { type Caller, toUserView, type User, type UserView } from '#shared/domain/user.ts';
 import type { CreateUserPayload, UpdateUserPayload } from '#shared/domain/user-payloads.ts';
+import { countFailedCheck, refuseWhileThrottled } from './login-throttle-checks.ts';
 import { type CursorRequest, cursorPage } from './paging.ts';
 import { requireSystemAdmin } from './require-system-admin.ts';
 
@@ -78,7 +79,13 @@ export async function changeOwnPassword(
   newPassword: string,
 ): Promise<void> {
   const user = await findUser(caller.principal.principalId);
-  if (!user || !(await verifyPassword(oldPassword, user.passwordHash))) {
+  if (!user) throw new UnauthenticatedError('INVALID_CREDENTIALS', 'The old password is wrong');
+  // Under the login throttle, counted against the username as a failed login is.
+  const subjects = [{ kind: 'user' as const, username: user.username }];
+  const nowSeconds = Math.floor(Date.now() / 1000);
+  await refuseWhileThrottled(subjects, nowSeconds);
+  if (!(await verifyPassword(oldPassword, user.passwordHash))) {
+    await countFailedCheck(subjects, nowSeconds);
     throw new UnauthenticatedError('INVALID_CREDENTIALS', 'The old password is wrong');
   }
   // Sessions from before the change end on their next request (checked against the user item), even

@@ -32,6 +32,21 @@ describe('login throttling', () => {
     expect((await attempt('bystander', PASSWORD)).status).toBe(302);
   });
 
+  it('counts a wrong old password in a password change as a failed login: a session cannot guess at will', async () => {
+    await createUser(api, admin, 'session-holder');
+    const token = await api.login('session-holder', PASSWORD);
+    const change = (oldPassword: string) =>
+      api.call('PUT', '/api/v1/users/me/password', {
+        token,
+        body: { oldPassword, newPassword: 'a-new-long-password' },
+      });
+    for (let i = 0; i < 5; i++) expect((await change(`guess-${i}`)).status).toBe(401);
+    const throttled = await change(PASSWORD);
+    expect(throttled.status).toBe(429);
+    expect(throttled.body.code).toBe('TOO_MANY_LOGIN_ATTEMPTS');
+    expect((await attempt('session-holder', PASSWORD)).status).toBe(429);
+  });
+
   it('throttles unknown usernames the same way, so it tells nothing about which exist', async () => {
     for (let i = 0; i < 5; i++) expect((await attempt('ghost', 'wrong-password')).status).toBe(401);
     expect((await attempt('ghost', 'wrong-password')).status).toBe(429);

@@ -63,10 +63,16 @@ export const changePassword = defineOperation({
   access: authenticated('readWrite'),
   memoryMb: 1024,
   summary: 'Change your own password',
-  description: 'The old password is required; every other session of yours ends.',
+  description:
+    'The old password is required; every other session of yours ends. A wrong old password counts as a ' +
+    'failed login of your username (the same throttle).',
   tag: 'User',
   request: { body: changePasswordPayloadSchema },
   responses: {
     204: { description: 'Changed' },
+    429: problem(
+      `TOO_MANY_LOGIN_ATTEMPTS: ${LOGIN_THROTTLE.failuresPerUser} failed logins or password checks of your ` +
+        `username within ${LOGIN_THROTTLE.windowSeconds / 60} minutes; wait Retry-After seconds`,
+    ),
   },
 });
