@@ -65,7 +65,10 @@ function asSeenBy(caller: Caller, change: StoredChange): Change | undefined {
     const own = change.principalId === caller.principal.principalId;
     return own || can(caller, placed(ancestorIds), 'grant') ? answer() : undefined;
   }
-  // A link to an object the caller may not read is not theirs to see (the relations list hides it too).
+  // A link to an object the caller may not read is not theirs to see (the relations list hides it too);
+  // one to an object gone before the change was recorded (purged) cannot be placed: only those who read
+  // everything see it.
+  if (change.target === null && !caller.systemAdmin) return undefined;
   if (change.target && !can(caller, change.target, 'read')) return undefined;
   if (can(caller, placed(ancestorIds), 'read')) return answer();
   if (previousAncestorIds && can(caller, placed(previousAncestorIds), 'read')) return answer('REMOVED');

@@ -23,7 +23,7 @@ import { type BatchRef, committedAmong, stagedBy } from '#shared/data/diagram-ba
 import { DIAGRAM_BATCH_PREFIX } from '#shared/data/keys.ts';
 import { findNodes } from '#shared/data/node-repository.ts';
 import { CHANGE_RETENTION_DAYS, type ChangeKind } from '#shared/domain/changes.ts';
-import { RESPONSIBILITY } from '#shared/domain/relations.ts';
+import { RESPONSIBILITY, USER_END } from '#shared/domain/relations.ts';
 
 /** DynamoDB's BatchWriteItem limit. */
 const CHANGES_PER_WRITE = 25;
@@ -203,7 +203,9 @@ function changeOf(write: Write, committed: (ref: BatchRef) => boolean): Draft | 
       by: str(after?.changedBy),
       at: str(after?.createdAt),
       detail: `${relationNamed(String(name), before, after)}:${otherId}`,
-      targetId: otherId,
+      // Another object is placed, so readers and endpoints who may not see it are not told of the link;
+      // a user end is not an object.
+      ...((after ?? before)?.otherType === USER_END ? {} : { targetId: otherId }),
     };
   }
   if (sk.startsWith('GRANT#')) {

@@ -35,7 +35,9 @@ export function takes(webhook: Webhook, change: StoredChange, type: EventType): 
   if (scopeNodeId === null) return true;
   const inScope = (placed: { nodeId: string; ancestorIds: string[] }) =>
     placed.nodeId === scopeNodeId || placed.ancestorIds.includes(scopeNodeId);
-  // A link to an object outside the scope names that object: not for an endpoint of this scope.
+  // A link to an object outside the scope names that object: not for an endpoint of this scope; nor is
+  // one to an object gone before the change was recorded (it cannot be placed).
+  if (change.target === null) return false;
   return inScope(change) && (!change.target || inScope(change.target));
 }
 

@@ -306,6 +306,21 @@ describe('the change feed', () => {
     ]);
     const listed = await api.call('GET', `/api/v1/items/${process.nodeId}/relations`, { token: reader });
     expect(listed.body.results.map((r: { other: { id: string } }) => r.other.id)).toEqual([readable.nodeId]);
+
+    // Purged, the hidden end can no longer be placed when its unlink is recorded: still not the reader's.
+    const purgedFrom = (await follow(admin)).cursor;
+    const readerFrom = (await follow(reader)).cursor;
+    expect(
+      (await api.call('DELETE', `/api/v1/items/${board.nodeId}`, { token: admin, body: {} })).status,
+    ).toBe(200);
+    expect((await api.call('DELETE', `/api/v1/trash/${board.nodeId}`, { token: admin })).status).toBe(204);
+    await settled();
+    const unlinks = async (token: string, from: string) =>
+      (await follow(token, from)).changes
+        .filter((c) => c.kind === 'RELATION_UNLINKED' && c.nodeId === process.nodeId)
+        .map((c) => c.detail);
+    expect(await unlinks(admin, purgedFrom)).toEqual([`documentedBy:${hidden.nodeId}`]);
+    expect(await unlinks(reader, readerFrom)).toEqual([]);
   });
 
   it('never skips a change that commits while a reader follows the feed', async () => {

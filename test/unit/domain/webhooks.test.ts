@@ -77,8 +77,11 @@ describe('webhook events', () => {
     expect(takes(scoped, link({ nodeId: 'D', ancestorIds: ['E', 'F'] }), 'relation.linked')).toBe(true);
     expect(takes(scoped, link({ nodeId: 'D', ancestorIds: ['E', 'G'] }), 'relation.linked')).toBe(false);
     expect(takes(webhook(), link({ nodeId: 'D', ancestorIds: ['E2'] }), 'relation.linked')).toBe(true);
-    // A user, or an end no longer there, has no place: the link goes with its source.
-    expect(takes(scoped, link(null), 'relation.linked')).toBe(true);
+    // A user end has no place: the link goes with its source.
+    expect(takes(scoped, link(undefined), 'relation.linked')).toBe(true);
+    // An end gone before the change was recorded cannot be placed: only a library-wide endpoint takes it.
+    expect(takes(scoped, link(null), 'relation.unlinked')).toBe(false);
+    expect(takes(webhook(), link(null), 'relation.unlinked')).toBe(true);
   });
 
   it('retries after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h and 3 h, then gives up', () => {
