@@ -25,8 +25,22 @@ export type Refusal = string | undefined;
 /** The ranges ipaddr.js names that are not the public Internet. */
 const PUBLIC_RANGE = 'unicast';
 
-/** The range ipaddr.js names for an address, IPv4 written inside IPv6 taken as the IPv4 address. */
-const rangeOf = (address: string) => ipaddr.process(address).range();
+/**
+ * The range ipaddr.js names for an address, IPv4 written inside IPv6 taken as the IPv4 address: mapped
+ * (::ffff:a.b.c.d, which ipaddr.js unwraps) and IPv4-compatible (::a.b.c.d, deprecated, which it calls
+ * unicast: ::a9fe:a9fe would reach 169.254.169.254 where a stack routes it so). :: and ::1 stay themselves.
+ */
+function rangeOf(address: string): string {
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv6') {
+    const parts = (parsed as ipaddr.IPv6).parts;
+    const [high = 0, low = 0] = parts.slice(6);
+    if (parts.slice(0, 6).every((part) => part === 0) && (high !== 0 || low > 1)) {
+      return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]).range();
+    }
+  }
+  return parsed.range();
+}
 
 /** Whether the service may connect to `address` (an IP address as a string). */
 export function addressRefusal(address: string, rules: TargetRules): Refusal {

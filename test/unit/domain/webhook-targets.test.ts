@@ -25,11 +25,14 @@ describe('webhook targets', () => {
       '::ffff:10.0.0.1',
       '::ffff:127.0.0.1',
       '::ffff:169.254.169.254',
+      '::a9fe:a9fe',
+      '::7f00:1',
+      '::10.0.0.1',
       'not-an-address',
     ]) {
       expect(addressRefusal(address, strict), address).toBeDefined();
     }
-    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])
+    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '::8.8.8.8'])
       expect(addressRefusal(address, strict), address).toBeUndefined();
   });
 
