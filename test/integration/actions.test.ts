@@ -26,6 +26,15 @@ const assignOne = async (
   return (await assign({ ...rest, users: [user] }, as)).body[0];
 };
 
+/** A new document folder in environment B, made by the system administrator. */
+const folderInEnvB = async (name: string) =>
+  (
+    await api.call('POST', '/api/v1/items', {
+      token: token('systemAdmin'),
+      body: { parent: { nodeId: world.envB }, '@type': 'NodeElement', nodeType: 'DOCUMENT_SET', name },
+    })
+  ).body as { nodeId: string };
+
 describe('actions', () => {
   it('are created one per user with every §2.6 field filled truthfully', async () => {
     const document = await api.call('GET', `/api/v1/items/${world.documentA}`, {
@@ -340,17 +349,7 @@ describe('actions', () => {
   });
 
   it('no longer shows an assignee the action once they cannot read its object', async () => {
-    const folder = (
-      await api.call('POST', '/api/v1/items', {
-        token: token('systemAdmin'),
-        body: {
-          parent: { nodeId: world.envB },
-          '@type': 'NodeElement',
-          nodeType: 'DOCUMENT_SET',
-          name: 'Secret',
-        },
-      })
-    ).body;
+    const folder = await folderInEnvB('Secret');
     const reviewer = await createUser(api, token('systemAdmin'), 'revoked-reviewer');
     await grant(api, token('systemAdmin'), folder.nodeId, reviewer, 'READER');
     const action = await assignOne({
@@ -385,17 +384,7 @@ describe('actions', () => {
 
   it('goes with its object to the trash, comes back with it, and is gone once it is purged', async () => {
     const admin = token('systemAdmin');
-    const folder = (
-      await api.call('POST', '/api/v1/items', {
-        token: admin,
-        body: {
-          parent: { nodeId: world.envB },
-          '@type': 'NodeElement',
-          nodeType: 'DOCUMENT_SET',
-          name: 'Policies',
-        },
-      })
-    ).body;
+    const folder = await folderInEnvB('Policies');
     const document = (
       await api.call('POST', '/api/v1/items', {
         token: admin,
@@ -451,17 +440,7 @@ describe('actions', () => {
 
   it('no longer shows its sender the action once they cannot read its object', async () => {
     const admin = token('systemAdmin');
-    const folder = (
-      await api.call('POST', '/api/v1/items', {
-        token: admin,
-        body: {
-          parent: { nodeId: world.envB },
-          '@type': 'NodeElement',
-          nodeType: 'DOCUMENT_SET',
-          name: 'Sent',
-        },
-      })
-    ).body;
+    const folder = await folderInEnvB('Sent');
     const sender = await createUser(api, admin, 'revoked-sender');
     const assignee = await createUser(api, admin, 'kept-assignee');
     await grant(api, admin, folder.nodeId, sender, 'ENVIRONMENT_ADMIN');
