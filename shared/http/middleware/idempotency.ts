@@ -39,7 +39,7 @@ export function idempotency(enabled: boolean): middy.MiddlewareObj<ParsedEvent, 
             in: 'header',
             path: '$.Idempotency-Key',
             rule: 'idempotency_key',
-            message: 'must be 1-255 printable ASCII characters',
+            message: 'must be 1-255 visible ASCII characters (no spaces)',
           },
         ]);
       }
