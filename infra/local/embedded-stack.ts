@@ -159,10 +159,6 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
   dynamoDb.stream.consume((event) => run(() => dispatcher(event)), CHANGE_ITEM_FILTER);
   await ensureTable(dynamoDb.endpoint, LOCAL_TABLE_NAME);
   await ensureBucket(s3.endpoint, LOCAL_BUCKET_NAME);
-  const bootstrap = await run(() =>
-    bootstrapInstallation({ username: options.adminUsername, password: options.adminPassword }),
-  );
-
   const handlers = new Map<OperationName, Promise<HttpHandler>>();
   const loadHandler = (operation: Operation) => {
     let handler = handlers.get(operation.name);
@@ -179,10 +175,26 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
   // requests rarely meet a socket closing under them.
   server.keepAliveTimeout = 60_000;
   server.headersTimeout = 65_000;
+  const closeServices = async () => {
+    await jobs.close();
+    await lifecycle.close();
+    await dynamoDb.stream.drain();
+    await queues.close();
+    await s3.close();
+    await dynamoDb.close();
+  };
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
     server.listen(options.port, options.host, () => done());
+  }).catch(async (error: unknown) => {
+    await closeServices();
+    throw error;
   });
+  // Only once the port is ours: a first start that cannot listen (the port taken) must not create the
+  // administrator, whose generated password is shown once, by a start that then fails.
+  const bootstrap = await run(() =>
+    bootstrapInstallation({ username: options.adminUsername, password: options.adminPassword }),
+  );
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
 
@@ -206,12 +218,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
         server.close(() => done());
         server.closeAllConnections();
       });
-      await jobs.close();
-      await lifecycle.close();
-      await dynamoDb.stream.drain();
-      await queues.close();
-      await s3.close();
-      await dynamoDb.close();
+      await closeServices();
     },
   };
 }

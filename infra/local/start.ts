@@ -3,7 +3,25 @@ import { readLocalStackConfig } from '#shared/config/index.ts';
 import { startEmbeddedStack } from './embedded-stack.ts';
 
 const settings = readLocalStackConfig();
-const stack = await startEmbeddedStack({ ...settings });
+const starting = startEmbeddedStack({ ...settings });
+// Listening for Ctrl-C from the start: one that comes while the stack starts stops it once it has.
+let stopping = false;
+const stop = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: stopping…`);
+  await (await starting).close();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));
+const stack = await starting.catch((error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EADDRINUSE') throw error;
+  console.error(
+    `Port ${settings.port} on ${settings.host} is in use (another npm start?): stop that, or set PORT to a free port.`,
+  );
+  process.exit(1);
+});
 const { bootstrap } = stack;
 
 if (bootstrap.created) {
@@ -18,14 +36,3 @@ if (bootstrap.created) {
 }
 const shownUrl = settings.host === '127.0.0.1' ? `http://localhost:${stack.port}` : stack.url;
 console.log(`Content Repository API on ${shownUrl}/api/v1 (data in ${settings.dataDir}); Ctrl-C stops it.`);
-
-let stopping = false;
-const stop = async (signal: string) => {
-  if (stopping) return;
-  stopping = true;
-  console.log(`${signal}: stopping…`);
-  await stack.close();
-  process.exit(0);
-};
-process.on('SIGINT', () => void stop('SIGINT'));
-process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -103,6 +104,37 @@ describe('npm start', () => {
     // The token of the first run is still valid: sessions and the signing key live under DATA_DIR.
     expect((await again.call('GET', `/api/v1/items/${folder.body.nodeId}`, { token })).status).toBe(200);
     expect(await stopWithCtrlC(second)).toBe(0);
+  });
+
+  it('on a port in use, says so and creates nothing: the next start still shows the generated password', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'content-repository-start-'));
+    dataDirs.push(dataDir);
+    const holder = createServer();
+    await new Promise<void>((done) => holder.listen(0, '127.0.0.1', done));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const child = spawn(process.execPath, startArguments(), {
+        cwd: projectRoot,
+        env: { ...process.env, PORT: String(port), LOG_LEVEL: 'silent', DATA_DIR: dataDir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout?.on('data', (chunk) => {
+        output += chunk;
+      });
+      child.stderr?.on('data', (chunk) => {
+        output += chunk;
+      });
+      const code = await new Promise<number | null>((done) => child.on('exit', done));
+      expect(code).toBe(1);
+      expect(output).toContain(`Port ${port} on 127.0.0.1 is in use`);
+      expect(output).not.toContain('First start');
+    } finally {
+      await new Promise((done) => holder.close(done));
+    }
+    const next = await start({ DATA_DIR: dataDir });
+    expect(next.output()).toContain('Generated password');
+    expect(await stopWithCtrlC(next)).toBe(0);
   });
 
   it('takes the administrator password from ADMIN_PASSWORD and prints none', async () => {
