@@ -5,7 +5,7 @@
  * written, committed by the one final transaction that also counts them and moves the process's version
  * (so they become visible all at once), abandoned when the request failed, then removed with what it wrote.
  */
-import { type DiagramBatch, diagramBatches } from './entities/process-diagrams.ts';
+import { type DiagramBatch, diagramBatches, edges } from './entities/process-diagrams.ts';
 import { CHILD_LINK_PREFIX, DIAGRAM_BATCH_PREFIX, diagramBatchKey, EDGE_PREFIX, nodeKey } from './keys.ts';
 import { batchGetItems, queryAll } from './reads.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
@@ -15,6 +15,8 @@ export interface BatchRef {
   processId: string;
   batchId: string;
 }
+
+type EdgeItem = ReturnType<typeof edges.fromItem>;
 
 const refKey = ({ processId, batchId }: BatchRef) => `${processId}/${batchId}`;
 
@@ -45,11 +47,11 @@ export async function batchesOf(processId: string): Promise<DiagramBatch[]> {
   return items.map(diagramBatches.fromItem);
 }
 
-/** What a batch wrote into a process's partition: the links of its nodes, and its edges. */
+/** What a batch wrote into a process's partition: the links of its nodes, and its edges (who added them). */
 export async function stagedBy(
   processId: string,
   batchId: string,
-): Promise<{ nodeIds: string[]; edgeIds: string[] }> {
+): Promise<{ nodeIds: string[]; edges: EdgeItem[] }> {
   const partition = nodeKey(processId).PK;
   const read = (prefix: string) =>
     queryAll(TABLE_SCHEMA.partitionKey, partition, {
@@ -60,6 +62,6 @@ export async function stagedBy(
   const ofBatch = (item: Record<string, unknown>) => item.batchId === batchId;
   return {
     nodeIds: links.filter(ofBatch).map((item) => String(item.childId)),
-    edgeIds: edgeItems.filter(ofBatch).map((item) => String(item.edgeId)),
+    edges: edgeItems.filter(ofBatch).map(edges.fromItem),
   };
 }

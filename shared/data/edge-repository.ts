@@ -1,7 +1,7 @@
 /** Reads of a process's edges (writes go through node-write-path.ts). */
 import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import { committedAmong } from './diagram-batches.ts';
-import { edges } from './entities/process-diagrams.ts';
+import { edges, storedEdge } from './entities/process-diagrams.ts';
 import { EDGE_PREFIX, edgeKey, nodeKey, PUBLISHED_EDGES, PUBLISHED_TASK_IDS } from './keys.ts';
 import { getItem, queryAll } from './reads.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
@@ -14,7 +14,7 @@ async function visible(processId: string, found: EdgeItem[]): Promise<StoredEdge
   const committed = await committedAmong(refs);
   return found
     .filter((edge) => !edge.batchId || committed({ processId, batchId: edge.batchId }))
-    .map(({ batchId: _batch, ...edge }) => edge);
+    .map(storedEdge);
 }
 
 /** Every edge of a process, strongly consistent. */
@@ -44,7 +44,7 @@ export async function findPublishedDiagram(
   if (!item || !Array.isArray(kept)) return null;
   const taskIds = item[PUBLISHED_TASK_IDS];
   return {
-    edges: kept.map((edge) => edges.fromItem(edge as Record<string, unknown>)),
+    edges: kept.map((edge) => storedEdge(edges.fromItem(edge as Record<string, unknown>))),
     taskIds: Array.isArray(taskIds) ? taskIds.filter((id): id is string => typeof id === 'string') : null,
   };
 }

@@ -94,15 +94,15 @@ export type NodeWrite =
   | { kind: 'discardStaged'; nodeId: string; parentId: string }
   /** Removes an abandoned batch's record, once what it staged is gone. */
   | { kind: 'discardBatch'; processId: string; batchId: string }
-  /** An edge of a process's diagram (with a batchId, staged with its batch). */
-  | { kind: 'putEdge'; processId: string; edge: StoredEdge & { batchId?: string } }
+  /** An edge of a process's diagram (with a batchId, staged with its batch), added by `stamp.by`. */
+  | { kind: 'putEdge'; processId: string; edge: StoredEdge & { batchId?: string }; stamp: EdgeStamp }
   | { kind: 'deleteEdge'; processId: string; edgeId: string; trash?: { rootId: string; edge: StoredEdge } }
   /** A deleted subtree enters the trash (written with its root's delete, the last commit). */
   | { kind: 'trashEntry'; entry: TrashEntry }
   /** A deleted node of the subtree of `rootId` is live again, under its parent, and counted. */
   | { kind: 'restore'; node: Node; expectedNodeVersionId: string; rootId: string }
   | { kind: 'restorePublished'; nodeId: string }
-  | { kind: 'restoreEdge'; processId: string; rootId: string; edge: StoredEdge }
+  | { kind: 'restoreEdge'; processId: string; rootId: string; edge: StoredEdge; stamp: EdgeStamp }
   /** The subtree left the trash (restored or purged). */
   | { kind: 'untrash'; deletedAt: string; rootId: string }
   /**
@@ -110,6 +110,15 @@ export type NodeWrite =
    * complete and unexpired (so an upload is attached at most once).
    */
   | { kind: 'claimUpload'; principalId: string; uploadKey: string; nodeId: string; at: string };
+
+/** Who added or restored an edge, and when (the change feed's `by` and `at`). */
+export interface EdgeStamp {
+  by: string;
+  at: string;
+}
+
+const stampedEdgeItem = (edge: StoredEdge & { batchId?: string }, processId: string, stamp: EdgeStamp) =>
+  edges.toItem({ ...edge, changedBy: stamp.by, changedAt: stamp.at }, processId);
 
 /** A condition of the listed writes did not hold; nothing of the commit was written. */
 export class NodeWriteConflict extends ConflictError {
@@ -216,7 +225,7 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
         },
       ];
     case 'putEdge':
-      return [{ Put: { TableName, Item: edges.toItem(write.edge, write.processId) } }];
+      return [{ Put: { TableName, Item: stampedEdgeItem(write.edge, write.processId, write.stamp) } }];
     case 'deleteEdge': {
       const remove: TransactItem = { Delete: { TableName, Key: edgeKey(write.processId, write.edgeId) } };
       if (!write.trash) return [remove];
@@ -272,7 +281,7 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
       ];
     case 'restoreEdge':
       return [
-        { Put: { TableName, Item: edges.toItem(write.edge, write.processId) } },
+        { Put: { TableName, Item: stampedEdgeItem(write.edge, write.processId, write.stamp) } },
         { Delete: { TableName, Key: trashedEdgeKey(write.processId, write.rootId, write.edge.edgeId) } },
       ];
     case 'replace': {

@@ -5,7 +5,7 @@ import { config } from '#shared/config/index.ts';
 import { ServiceUnavailableError } from '#shared/domain/errors.ts';
 import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import { type TrashEntry, trashEntries, trashedChildren } from './entities/nodes.ts';
-import { edges } from './entities/process-diagrams.ts';
+import { edges, storedEdge } from './entities/process-diagrams.ts';
 import type { Item } from './entity.ts';
 import { queryPage } from './keyed-pages.ts';
 import {
@@ -64,7 +64,7 @@ export async function trashedChildIds(parentId: string, rootId: string): Promise
 
 /** The edges of `processId` removed with the subtree of `rootId`. */
 export async function trashedEdges(processId: string, rootId: string): Promise<StoredEdge[]> {
-  return (await query(processId, trashedEdgePrefix(rootId))).map((item) => edges.fromItem(item));
+  return (await query(processId, trashedEdgePrefix(rootId))).map((item) => storedEdge(edges.fromItem(item)));
 }
 
 /** Every item of a node's partition (its copies, versions, counts, grants, links, edges). */

@@ -162,6 +162,7 @@ export async function importProcessBpmn(caller: Caller, processId: string, xml: 
     ]),
   );
   const nodeIdOf = (elementId: string) => tasks.get(elementId)?.nodeId as string;
+  const stamp = { by: caller.principal.principalId, at };
   const edges: StoredEdge[] = diagram.edges.map((edge) => ({
     edgeId: newId(),
     sourceNodeId: nodeIdOf(edge.sourceElementId),
@@ -176,7 +177,7 @@ export async function importProcessBpmn(caller: Caller, processId: string, xml: 
     process,
     [
       ...[...tasks.values()].map((node): NodeWrite => ({ kind: 'create', node })),
-      ...edges.map((edge): NodeWrite => ({ kind: 'putEdge', processId, edge })),
+      ...edges.map((edge): NodeWrite => ({ kind: 'putEdge', processId, edge, stamp })),
     ],
     { processFields: { bpmnTemplateKey }, onRace: 'fail' },
   ).catch(async (error: unknown) => {

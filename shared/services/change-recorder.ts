@@ -186,6 +186,9 @@ function changeOf(write: Write, committed: (ref: BatchRef) => boolean): Draft | 
       kind: !was ? 'EDGE_ADDED' : !is ? 'EDGE_REMOVED' : 'EDGE_CHANGED',
       nodeId,
       detail: sk.slice('EDGE#'.length),
+      // Who added (or restored) it; a removal leaves no item to say who (as an unlink). Edges written
+      // before they kept it say nothing either.
+      ...(is ? { by: str(after?.changedBy), at: str(after?.changedAt) } : {}),
     };
   }
   if (sk.startsWith('REL#OUT#')) {
@@ -332,15 +335,22 @@ async function batchAnnounced(
   write: Write,
   { processId, batchId }: BatchRef,
 ): Promise<{ draft: Draft; changeId: string }[]> {
-  const { nodeIds, edgeIds } = await stagedBy(processId, batchId);
+  const { nodeIds, edges: staged } = await stagedBy(processId, batchId);
   const nodes = nodeIds.length > 0 ? await findNodes(nodeIds) : [];
   const created = nodes.flatMap((node) => {
     const draft = nodeChange(undefined, node as unknown as Image, (image) => image !== undefined);
     return draft ? [{ draft, changeId: `${write.eventID}:${node.nodeId}` }] : [];
   });
-  const edges = edgeIds.map((edgeId) => ({
-    draft: { ...blank, kind: 'EDGE_ADDED' as const, nodeId: processId, detail: edgeId },
-    changeId: `${write.eventID}:${edgeId}`,
+  const edges = staged.map((edge) => ({
+    draft: {
+      ...blank,
+      kind: 'EDGE_ADDED' as const,
+      nodeId: processId,
+      detail: edge.edgeId,
+      by: edge.changedBy ?? null,
+      at: edge.changedAt ?? null,
+    },
+    changeId: `${write.eventID}:${edge.edgeId}`,
   }));
   return [...created, ...edges];
 }

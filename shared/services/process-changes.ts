@@ -178,10 +178,10 @@ export async function discardBatch(processId: string, batchId: string): Promise<
     if (error instanceof NodeWriteConflict) return; // committed: its writes are the process's now
     throw error;
   }
-  const { nodeIds, edgeIds } = await stagedBy(processId, batchId);
+  const { nodeIds, edges } = await stagedBy(processId, batchId);
   const removals: NodeWrite[][] = [
     ...nodeIds.map((nodeId): NodeWrite[] => [{ kind: 'discardStaged', nodeId, parentId: processId }]),
-    ...edgeIds.map((edgeId): NodeWrite[] => [{ kind: 'deleteEdge', processId, edgeId }]),
+    ...edges.map(({ edgeId }): NodeWrite[] => [{ kind: 'deleteEdge', processId, edgeId }]),
   ];
   for await (const batch of commitBatches(removals)) await commitNodeWrites(batch.flat());
   await commitNodeWrites([{ kind: 'discardBatch', processId, batchId }]);

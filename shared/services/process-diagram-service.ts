@@ -133,6 +133,7 @@ export async function addTasks(
   if (errors.length > 0) throw new ValidationError(errors);
 
   const at = timestamp();
+  const stamp = { by: caller.principal.principalId, at };
   const created = payload.map(({ editId, name, sequenceNumber, topLeftX, topLeftY, width, height }) => ({
     editId,
     node: newTask(caller, process, name, { sequenceNumber, topLeftX, topLeftY, width, height }, at),
@@ -153,7 +154,7 @@ export async function addTasks(
   );
   await commitToProcess(caller, process, [
     ...created.map(({ node }): NodeWrite => ({ kind: 'create', node })),
-    ...edges.map((edge): NodeWrite => ({ kind: 'putEdge', processId: process.nodeId, edge })),
+    ...edges.map((edge): NodeWrite => ({ kind: 'putEdge', processId: process.nodeId, edge, stamp })),
   ]);
   return created;
 }
@@ -185,7 +186,12 @@ export async function addEdges(
   await commitToProcess(
     caller,
     process,
-    edges.map((edge) => ({ kind: 'putEdge', processId, edge })),
+    edges.map((edge) => ({
+      kind: 'putEdge',
+      processId,
+      edge,
+      stamp: { by: caller.principal.principalId, at: timestamp() },
+    })),
   );
   return edges.map(edgeView);
 }

@@ -91,6 +91,7 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
     );
   }
   const at = timestamp();
+  const by = caller.principal.principalId;
   const subtree = (await trashedSubtree(root)).filter((node) => node.deleted);
   // A restore is a write: like any other it starts the next draft (a published object's published copy
   // comes back as it was, and its working copy is in progress until the next publish).
@@ -113,7 +114,7 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
       .map(async (node) => {
         const processId = node.nodeType === 'PROCESS' ? node.nodeId : (node.parentId as string);
         return (await trashedEdges(processId, rootId)).map((edge) => ({
-          writes: [{ kind: 'restoreEdge' as const, processId, rootId, edge }],
+          writes: [{ kind: 'restoreEdge' as const, processId, rootId, edge, stamp: { by, at } }],
         }));
       }),
   );

@@ -43,6 +43,7 @@ interface Change {
   nodeVersionId: string | null;
   version: string | null;
   by: string | null;
+  at: string | null;
   detail: string | null;
   principalId: string | null;
   recordedAt: string;
@@ -159,6 +160,10 @@ describe('the change feed', () => {
     expect(changes.filter((c) => c.kind === 'EDGE_ADDED' && c.nodeId === process.nodeId)).toHaveLength(
       count - 1,
     );
+    // Each says who added it, as the batch's tasks do.
+    expect(new Set(changes.filter((c) => c.kind === 'EDGE_ADDED').map((c) => c.by))).toEqual(
+      new Set([created[0]?.by]),
+    );
     expect(kindsOf(changes, process.nodeId)).toContain('UPDATED');
 
     // The batch's tasks are objects like any other from then on: their updates and deletes are news.
@@ -185,6 +190,53 @@ describe('the change feed', () => {
     expect(new Set(purged.map((c) => c.nodeId))).toEqual(
       new Set(expected.filter((id) => id !== second?.nodeId)),
     );
+  });
+
+  it('says who added an edge and when, by each route that adds one; a removal says no one', async () => {
+    const process = await createOfType(api, admin, env, 'PROCESS', 'Edges with authors');
+    const editorId = await createUser(api, admin, 'edge-author');
+    await grant(api, admin, env, editorId, 'EDITOR');
+    const editor = await api.login('edge-author', PASSWORD);
+    await settled();
+    const start = (await follow(admin)).cursor;
+    const added = await api.call('POST', `/api/v1/process/nodes?process=${process.nodeId}&draft=true`, {
+      token: editor,
+      body: chain(3, 'e'),
+    });
+    expect(added.status, added.text).toBe(200);
+    const [first, second, third] = (added.body as { nodeId: string }[]).map((task) => task.nodeId);
+    const point = { x: 0, y: 0 };
+    const linked = await api.call('POST', `/api/v1/process/processes/${process.nodeId}/edges`, {
+      token: admin,
+      body: [{ sourceNodeId: first, sourcePortPoint: point, targetNodeId: third, targetPortPoint: point }],
+    });
+    expect(linked.status, linked.text).toBe(200);
+    const direct = (linked.body as { edgeId: string }[])[0]?.edgeId;
+    await settled();
+    const { changes, cursor } = await follow(admin, start);
+    const adds = changes.filter((c) => c.kind === 'EDGE_ADDED');
+    const adminId = changes.find(
+      (c) => c.nodeId === process.nodeId && c.kind === 'UPDATED' && c.by !== editorId,
+    )?.by;
+    expect(adminId).toEqual(expect.any(String));
+    expect(adds.map((c) => [c.detail === direct ? 'direct' : 'with tasks', c.by])).toEqual([
+      ['with tasks', editorId],
+      ['with tasks', editorId],
+      ['direct', adminId],
+    ]);
+    expect(adds.every((c) => typeof c.at === 'string' && c.at <= c.recordedAt)).toBe(true);
+
+    // Deleting the middle task takes its two edges away (no one named), restoring it brings them back.
+    expect((await api.call('DELETE', `/api/v1/items/${second}`, { token: admin })).status).toBe(200);
+    expect((await api.call('POST', `/api/v1/items/${second}/restore`, { token: admin })).status).toBe(200);
+    await settled();
+    const later = (await follow(admin, cursor)).changes.filter((c) => c.kind.startsWith('EDGE_'));
+    expect(later.map((c) => [c.kind, c.by])).toEqual([
+      ['EDGE_REMOVED', null],
+      ['EDGE_REMOVED', null],
+      ['EDGE_ADDED', adminId],
+      ['EDGE_ADDED', adminId],
+    ]);
   });
 
   it('has a link, each change of its responsibility kinds, and the unlink, with who made them and which kind', async () => {

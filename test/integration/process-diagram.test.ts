@@ -411,6 +411,7 @@ describe('more tasks than one transaction holds', () => {
             bpmnElementId: null,
             batchId,
           },
+          stamp: { by: 'P', at: startedAt },
         },
       ]);
     });
