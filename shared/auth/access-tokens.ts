@@ -92,7 +92,7 @@ function verifyOnce(token: string, now: Date): VerifiedToken {
   return { principalId: sub, sessionId: sid, username: preferred_username, issuedAt: iat, expiresAt: exp };
 }
 
-/** A token's own lifetime never exceeds WEBTOKEN_EXPIRES_IN, however validly it is signed: else a 401. */
+/** A token's own lifetime never exceeds the longest WEBTOKEN_EXPIRES_IN, however validly it is signed: else a 401. */
 export function requireLifetimeWithin(token: VerifiedToken, maxLifetimeSeconds: number): void {
   if (token.expiresAt - token.issuedAt > maxLifetimeSeconds) {
     throw invalidToken('The access token claims a lifetime this installation does not grant; log in again');

@@ -12,6 +12,7 @@ import {
 import { config } from '#shared/config/index.ts';
 import { deleteSession, findSessionWithUser, touchSession } from '#shared/data/session-repository.ts';
 import { UnauthenticatedError } from '#shared/domain/errors.ts';
+import { SETTINGS_LIMITS } from '#shared/domain/settings.ts';
 import { type Caller, toPrincipal } from '#shared/domain/user.ts';
 import { currentSettings } from './settings-service.ts';
 
@@ -44,7 +45,9 @@ export async function authenticate(
 ): Promise<Caller> {
   const subject = await verifyAccessToken(token, now);
   const settings = await currentSettings(now.getTime());
-  requireLifetimeWithin(subject, (settings.webTokenExpiresInDays * DAY) / 1000);
+  // A lifetime no setting grants is refused; one an earlier, longer setting granted is not (its session is
+  // bounded by the setting in force, from its login, below).
+  requireLifetimeWithin(subject, (SETTINGS_LIMITS.WEBTOKEN_EXPIRES_IN.max * DAY) / 1000);
   whenVerified?.({ principalId: subject.principalId });
   const recheckMs = config().sessionRecheckSeconds * 1000;
   const recalled =

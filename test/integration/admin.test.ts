@@ -273,4 +273,32 @@ describe('settings', () => {
       body: { SESSION_TIMEOUT: 30, WEBTOKEN_EXPIRES_IN: 1 },
     });
   });
+
+  it('bounds live sessions by a shorter token lifetime from their login, without ending them at once', async () => {
+    const put = (days: number) =>
+      api.call('PUT', '/api/v1/admin/settings', {
+        token: admin,
+        body: { SESSION_TIMEOUT: 30, WEBTOKEN_EXPIRES_IN: days },
+      });
+    expect((await put(2)).status).toBe(200);
+    await createUser(api, admin, 'kit');
+    const token = await api.login('kit', PASSWORD);
+    const older = await api.login('kit', PASSWORD);
+    expect((await put(1)).status).toBe(200);
+    // Its token was issued for two days: the session goes on, now bounded by one day from its login.
+    const still = await api.call('GET', LIST, { token });
+    expect(still.status, still.text).toBe(200);
+    // A session logged in 25 hours ago (not yet read by this instance, which keeps sessions 5 s) has ended.
+    const { client: table, TableName } = tableClient(ctx.stack);
+    await table.send(
+      new UpdateCommand({
+        TableName,
+        Key: { PK: `SESSION#${claims(older).sid}`, SK: 'SESSION' },
+        UpdateExpression: 'SET createdAt = :at',
+        ExpressionAttributeValues: { ':at': new Date(Date.now() - 25 * 3600_000).toISOString() },
+      }),
+    );
+    const ended = await api.call('GET', LIST, { token: older });
+    expect([ended.status, ended.body.code]).toEqual([401, 'SESSION_ENDED']);
+  });
 });
