@@ -17,7 +17,13 @@ import {
 import { type Node, newId, newNode, timestamp } from '#shared/domain/node.ts';
 import type { TaskFields } from '#shared/domain/node-kinds/task.ts';
 import { can } from '#shared/domain/permissions.ts';
-import type { Edge, NewEdgePayload, StoredEdge, TaskNodePayload } from '#shared/domain/process-diagram.ts';
+import {
+  DIAGRAM_LIMITS,
+  type Edge,
+  type NewEdgePayload,
+  type StoredEdge,
+  type TaskNodePayload,
+} from '#shared/domain/process-diagram.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { getNode } from './node-reads.ts';
 import { commitToProcess } from './process-changes.ts';
@@ -95,6 +101,23 @@ const notATask = (path: string, processId: string) =>
     `must name a task of this request (editId) or of process ${processId} (nodeId)`,
   );
 
+/** The edges of all the call's tasks together are at most DIAGRAM_LIMITS.edgesPerCall (each task's are too). */
+function refuseTooManyEdges(payload: TaskNodePayload[]): void {
+  let total = 0;
+  for (const [i, task] of payload.entries()) {
+    total += task.edges?.length ?? 0;
+    if (total > DIAGRAM_LIMITS.edgesPerCall) {
+      throw new ValidationError([
+        bodyError(
+          `$[${i}].edges`,
+          'max_edges_per_call',
+          `takes the call's edges past ${DIAGRAM_LIMITS.edgesPerCall} (all its tasks' together); add the rest in another call`,
+        ),
+      ]);
+    }
+  }
+}
+
 /**
  * Spec §4.3: the tasks are created in request order, with their edges; edges name tasks of the request by
  * editId, or tasks already in the process by nodeId. All of it commits, or none of it.
@@ -104,6 +127,7 @@ export async function addTasks(
   processId: string,
   payload: TaskNodePayload[],
 ): Promise<{ node: Node; editId: string }[]> {
+  refuseTooManyEdges(payload);
   const process = await processForChange(caller, processId, 'query');
   const errors: FieldError[] = [];
   const byEditId = new Map<string, number>();

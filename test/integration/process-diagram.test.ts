@@ -130,6 +130,15 @@ describe('all or nothing', () => {
       [[{ ...taskNodes([{ editId: 'a' }])[0], width: 0 }], '$[0].width', 'too_small'],
       [[{ ...taskNodes([{ editId: 'a' }])[0], sequenceNumber: '1' }], '$[0].sequenceNumber', 'invalid_type'],
       [[], '$', 'too_small'],
+      // 2,000 edges per call in all, though no one task has more.
+      [
+        taskNodes([
+          { editId: 'a', edges: Array.from({ length: 1001 }, () => ({ to: 'b' })) },
+          { editId: 'b', edges: Array.from({ length: 1000 }, () => ({ to: 'a' })) },
+        ]),
+        '$[1].edges',
+        'max_edges_per_call',
+      ],
     ];
     for (const [body, path, rule] of cases) {
       const refused = await addNodes(process.nodeId, body);
