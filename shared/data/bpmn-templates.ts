@@ -38,6 +38,11 @@ export async function readBpmnTemplate(key: string): Promise<string | null> {
   }
 }
 
+/** Removes the file of a process purged for good. */
+export async function deleteBpmnTemplate(key: string): Promise<void> {
+  await unlessUnavailable(s3().send(new DeleteObjectCommand({ Bucket: config().bucketName, Key: key })));
+}
+
 /** Removes a file no process names (its import failed). Best effort: a leftover costs storage, not data. */
 export async function discardBpmnTemplate(key: string): Promise<void> {
   await s3()

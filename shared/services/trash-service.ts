@@ -169,11 +169,14 @@ export async function purgeSubtree(caller: Caller, rootId: string): Promise<void
   const { root, deletedAt } = await inTrash(caller, rootId, 'purge');
   const subtree = await trashedSubtree(root);
   const fileIds = new Set<string>();
+  const bpmnFiles = new Set<string>();
   for (const node of subtree) {
     const items = await partitionItems(node.nodeId);
     for (const version of [node, ...(await findVersionsOf(node.nodeId))]) {
       const fileInfo = version.fields.fileInfo as StoredFileInfo | null | undefined;
       if (fileInfo?.fileId) fileIds.add(fileInfo.fileId);
+      // Each import of a process kept its file, which the versions since name.
+      if (typeof version.fields.bpmnTemplateKey === 'string') bpmnFiles.add(version.fields.bpmnTemplateKey);
     }
     if (mayHaveRelations(node)) await purgeRelationsAbout(node.nodeId, node.nodeType);
     // A role on a folder that is gone is revoked from its holder's user item too, not only under the node.
@@ -190,10 +193,14 @@ export async function purgeSubtree(caller: Caller, rootId: string): Promise<void
     // The node's own partition (its relations and their counts too), and its link in its parent's trash.
     await deleteItems(items.map((item) => ({ PK: item.PK, SK: item.SK })));
   }
+  // The S3 client loads only for a purge that removes files: listing and restoring never need it.
   if (fileIds.size) {
-    // The S3 client loads only for a purge that removes files: listing and restoring never need it.
     const { deleteFile } = await import('#shared/data/file-tags.ts');
     await Promise.all([...fileIds].map((fileId) => deleteFile(fileId)));
+  }
+  if (bpmnFiles.size) {
+    const { deleteBpmnTemplate } = await import('#shared/data/bpmn-templates.ts');
+    await Promise.all([...bpmnFiles].map((key) => deleteBpmnTemplate(key)));
   }
   if (root.parentId) {
     const links = await partitionItems(root.parentId);

@@ -5,6 +5,7 @@
 import { findVersion, versionsPage } from '#shared/data/version-repository.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
 import { type Node, timestamp } from '#shared/domain/node.ts';
+import { kindOf } from '#shared/domain/node-types.ts';
 import {
   toVersionElement,
   type VersionElement,
@@ -53,8 +54,8 @@ export async function getVersion(caller: Caller, nodeId: string, nodeVersionId: 
 
 /**
  * The old version's content (name, description, reference number, extensions and its type's fields, a
- * FILE document's file included) becomes the next working copy, in progress; where the object sits, and
- * its published copy, stay as they are.
+ * FILE document's file included) becomes the next working copy, in progress; where the object sits, its
+ * published copy, and what goes with a process's diagram (its tasks, edges and BPMN file) stay as they are.
  */
 export async function restoreVersion(
   caller: Caller,
@@ -70,7 +71,12 @@ export async function restoreVersion(
     richTextDescription: old.richTextDescription,
     referenceNumber: old.referenceNumber,
     extensions: old.extensions,
-    fields: old.fields,
+    fields: {
+      ...old.fields,
+      ...Object.fromEntries(
+        kindOf(current.nodeType).keptOnRestore.map((name) => [name, current.fields[name]]),
+      ),
+    },
   };
   await replaceWorkingCopy(current, restored);
   return restored;

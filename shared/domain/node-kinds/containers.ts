@@ -14,6 +14,8 @@ export const PROCESS = defineKind({
   // The per-type retrieve shows the diagram: the tasks with their geometry, and the edges between them.
   viewShape: { edges: z.optional(z.array(edgeSchema)) },
   childLists: [{ field: 'tasks', nodeType: 'TASK', element: 'withFields' }],
+  // The file describes the diagram as it is, which a version restore does not undo.
+  keptOnRestore: ['bpmnTemplateKey'],
 });
 
 export const ENTITY = defineKind({

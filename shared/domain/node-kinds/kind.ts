@@ -26,6 +26,8 @@ export interface NodeKind {
   /** How the detailed and per-type views show the fields. */
   readonly viewShape: Shape;
   readonly childLists: readonly ChildList[];
+  /** Fields that are not the object's content (they go with its diagram): a version restore keeps them. */
+  readonly keptOnRestore: readonly string[];
   /** The kind's fields of a stored item (or of a node): absent ones get their defaults. */
   read(source: Record<string, unknown>): Record<string, unknown>;
   /** The fields after a create or update: sent ones replace, left-out ones keep `current`'s values. */
@@ -45,6 +47,7 @@ export interface KindSpec<S extends z.ZodMiniObject> {
   payloadShape?: Shape;
   viewShape?: Shape;
   childLists?: ChildList[];
+  keptOnRestore?: (keyof z.output<S> & string)[];
   check?: (fields: z.output<S>) => FieldError[];
   view?: (fields: z.output<S>) => Record<string, unknown>;
 }
@@ -58,6 +61,7 @@ export function defineKind<S extends z.ZodMiniObject>(spec: KindSpec<S>): NodeKi
     payloadShape: spec.payloadShape ?? {},
     viewShape: spec.viewShape ?? {},
     childLists: spec.childLists ?? [],
+    keptOnRestore: spec.keptOnRestore ?? [],
     read,
     merge: (payload, current) =>
       read({
