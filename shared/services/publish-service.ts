@@ -2,14 +2,17 @@
  * Publishing (spec §2.1, §3): the working copy becomes the next major version (`.0000`), PUBLISHED, and
  * its published copy, which `draft=false` reads show, in one transaction. A later write starts the next
  * draft (`1.0001`, IN_PROGRESS) while the published copy stays as it was. A process is published with its
- * tasks (its diagram is part of it); `recursive` publishes a folder's whole subtree at once.
+ * tasks (its diagram is part of it); `recursive` publishes a folder's whole subtree. More objects than one
+ * transaction holds commit in steps, the deepest first.
  */
 import { findEdges } from '#shared/data/edge-repository.ts';
 import { findLiveChildren } from '#shared/data/node-repository.ts';
 import {
+  commitBatches,
+  commitBytes,
   commitItemCount,
   commitNodeWrites,
-  MAX_WRITES_PER_COMMIT,
+  fitsOneCommit,
   type NodeWrite,
   NodeWriteConflict,
 } from '#shared/data/node-write-path.ts';
@@ -24,10 +27,14 @@ import { type Node, newVersionId, nextMajorVersion, timestamp } from '#shared/do
 import type { VersionQuotePayload } from '#shared/domain/node-version.ts';
 import { can } from '#shared/domain/permissions.ts';
 import type { Caller } from '#shared/domain/user.ts';
+import { inPool } from './in-pool.ts';
 import { liveNodeForWrite } from './node-service.ts';
 
-/** Objects one publish takes: all of them commit in one transaction (two writes each, plus counts). */
-export const PUBLISH_LIMIT = 40;
+/**
+ * Objects one publish takes. Up to about 30 commit in one transaction (two writes each, plus counts);
+ * more commit in steps, which bounds the request's time.
+ */
+export const PUBLISH_LIMIT = 2000;
 
 /** The working copy `caller` may change, at the version the caller quoted (body or If-Match, one required). */
 export async function quotedNode(
@@ -58,18 +65,21 @@ export async function publishNode(
   recursive: boolean,
 ): Promise<Node[]> {
   const root = await quotedNode(caller, nodeId, quote, 'publish');
-  const targets = [root, ...(await publishedAlong(root, recursive))];
+  const levels = await publishedAlong(root, recursive);
+  const targets = [root, ...levels.flat()];
   if (targets.some((node) => !can(caller, node, 'publish'))) {
     throw new ForbiddenError(`Publishing ${nodeId} needs the environment admin role over all of it`);
   }
   const at = timestamp();
-  const changed = targets.filter((node) => node.nodeStatus !== 'PUBLISHED');
-  const published = changed.map((node) => publishedVersionOf(node, caller, at));
+  const isChanged = (node: Node) => node.nodeStatus !== 'PUBLISHED';
+  const published = new Map(
+    targets.filter(isChanged).map((node) => [node.nodeId, publishedVersionOf(node, caller, at)]),
+  );
   // A process's copy keeps its edges as published (each edge item is small; a very large diagram is refused).
   const edgesOf = new Map(
     await Promise.all(
-      changed
-        .filter((node) => node.nodeType === 'PROCESS')
+      targets
+        .filter((node) => isChanged(node) && node.nodeType === 'PROCESS')
         .map(async (node) => [node.nodeId, await findEdges(node.nodeId)] as const),
     ),
   );
@@ -77,8 +87,8 @@ export async function publishNode(
     if (Buffer.byteLength(JSON.stringify(edges)) > PUBLISHED_EDGES_MAX_BYTES)
       throw diagramTooLarge(processId);
   }
-  const writes = changed.flatMap((node, i): NodeWrite[] => {
-    const next = published[i] as Node;
+  const writesOf = (node: Node): NodeWrite[] => {
+    const next = published.get(node.nodeId) as Node;
     const edges = edgesOf.get(node.nodeId);
     // The tasks published with it: its live tasks, every one of them a target (published now or already).
     const taskIds = targets
@@ -94,21 +104,48 @@ export async function publishNode(
       },
       { kind: 'publish', node: next, ...(edges ? { diagram: { edges, taskIds } } : {}) },
     ];
-  });
-  if (commitItemCount(writes) >= MAX_WRITES_PER_COMMIT) throw tooLarge(nodeId);
+  };
+  // Deepest first and the given object last, so a process is published after the tasks its copy names.
+  const steps = [...[...levels].reverse(), [root]].map((level) => level.filter(isChanged).map(writesOf));
   try {
-    await commitNodeWrites(writes, { completesRequest: true });
+    await commitSteps(steps);
   } catch (error) {
     if (error instanceof NodeWriteConflict) {
       throw new ConflictError(
         'WRITE_CONFLICT',
-        'An object being published was changed meanwhile: nothing was published; retrieve it and publish again',
+        'An object being published was changed meanwhile: it was not published (nor, when the publish ' +
+          'took more than one transaction, those after it); retrieve it and publish again',
       );
     }
     throw error;
   }
-  const byId = new Map(published.map((node) => [node.nodeId, node]));
-  return targets.map((node) => byId.get(node.nodeId) ?? node);
+  return targets.map((node) => published.get(node.nodeId) ?? node);
+}
+
+/** How many of a large publish's transactions of one level run at once. */
+const STEP_CONCURRENCY = 4;
+
+/**
+ * Commits the writes of every object, all together when one transaction holds them. Otherwise level by
+ * level (each level's transactions side by side): what a failed step leaves published is as if those
+ * objects had been published on their own.
+ */
+async function commitSteps(steps: NodeWrite[][][]): Promise<void> {
+  const all = steps.flat(2);
+  if (fitsOneCommit({ items: commitItemCount(all), bytes: commitBytes(all) })) {
+    await commitNodeWrites(all, { completesRequest: true });
+    return;
+  }
+  const levels = steps.filter((level) => level.length > 0);
+  for (const [i, level] of levels.entries()) {
+    const batches: NodeWrite[][] = [];
+    for await (const batch of commitBatches(level)) batches.push(batch.flat());
+    const last = i === levels.length - 1;
+    // The request completes with the last transaction (an Idempotency-Key is recorded with it).
+    const finalBatch = last ? batches.pop() : undefined;
+    await inPool(batches, STEP_CONCURRENCY, (batch) => commitNodeWrites(batch));
+    if (finalBatch) await commitNodeWrites(finalBatch, { completesRequest: true });
+  }
 }
 
 function publishedVersionOf(node: Node, caller: Caller, at: string): Node {
@@ -125,20 +162,24 @@ function publishedVersionOf(node: Node, caller: Caller, at: string): Node {
   };
 }
 
-/** What is published with `root`: a process's tasks; with `recursive`, the whole live subtree. */
-async function publishedAlong(root: Node, recursive: boolean): Promise<Node[]> {
-  const found: Node[] = [];
-  let level = [root];
-  while (level.length > 0) {
+/**
+ * What is published with `root`, level by level down from its children: a process's tasks; with
+ * `recursive`, the whole live subtree.
+ */
+async function publishedAlong(root: Node, recursive: boolean): Promise<Node[][]> {
+  const levels: Node[][] = [];
+  let count = 1;
+  for (let level = [root]; level.length > 0; ) {
     const children = (await Promise.all(level.map((node) => findLiveChildren(node.nodeId)))).flat();
     const along = recursive
       ? children
       : children.filter((child) => child.nodeType === 'TASK' && root.nodeType === 'PROCESS');
-    found.push(...along);
-    if (found.length + 1 > PUBLISH_LIMIT) throw tooLarge(root.nodeId);
+    count += along.length;
+    if (count > PUBLISH_LIMIT) throw tooLarge(root.nodeId);
+    if (along.length > 0) levels.push(along);
     level = recursive ? along : [];
   }
-  return found;
+  return levels;
 }
 
 /** What a published copy may hold of edges: well inside DynamoDB's 400 KB item. */
@@ -154,7 +195,7 @@ const diagramTooLarge = (processId: string) =>
 const tooLarge = (nodeId: string) =>
   new ConflictError(
     'PUBLISH_TOO_LARGE',
-    `Publishing ${nodeId} would publish more than ${PUBLISH_LIMIT} objects at once, which one transaction ` +
-      'cannot hold; publish its subfolders first (objects already published are left as they are)',
+    `Publishing ${nodeId} would publish more than ${PUBLISH_LIMIT} objects at once; publish parts of it ` +
+      'first (its subfolders, or a process on its own): objects already published are left as they are',
     { limit: PUBLISH_LIMIT },
   );

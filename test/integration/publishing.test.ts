@@ -132,7 +132,7 @@ describe('publishing', () => {
     expect((await retrieve(document.nodeId)).body.nodeStatus).toBe('IN_PROGRESS');
   });
 
-  it('publishes a folder with its subtree all together, and refuses a subtree beyond the limit, publishing nothing', async () => {
+  it('publishes a folder with its subtree, in one transaction or, when larger, in steps', async () => {
     const folderId = await newFolder('Handbook');
     const documents = await Promise.all(
       ['A', 'B', 'C'].map((name) => createNode(api, token, urlDocument(folderId, name))),
@@ -146,6 +146,7 @@ describe('publishing', () => {
     for (const document of documents)
       expect((await retrieve(document.nodeId, false)).body.version).toBe('1.0000');
 
+    // More than one transaction holds: committed in steps, the folder last, every object published.
     const large = await newFolder('Large');
     for (let i = 0; i < 41; i += 10) {
       await Promise.all(
@@ -155,10 +156,60 @@ describe('publishing', () => {
       );
     }
     const largeFolder = (await retrieve(large)).body;
-    const refused = await publish(large, { nodeVersionId: largeFolder.nodeVersionId }, '?recursive=true');
-    expect(refused.status).toBe(409);
-    expect(refused.body.code).toBe('PUBLISH_TOO_LARGE');
-    expect((await retrieve(large, false)).status).toBe(404);
+    const all = await publish(large, { nodeVersionId: largeFolder.nodeVersionId }, '?recursive=true');
+    expect(all.status, all.text).toBe(200);
+    expect(all.body).toHaveLength(42);
+    expect(new Set(all.body.map((n: { nodeStatus: string }) => n.nodeStatus))).toEqual(
+      new Set(['PUBLISHED']),
+    );
+    const listed = await api.call('GET', `/api/v1/list/${large}?draft=false&pageSize=100`, { token });
+    expect(listed.body.totalRecords).toBe(41);
+    expect((await retrieve(large, false)).body.version).toBe('1.0000');
+  });
+
+  it('publishes a process with more tasks than one transaction holds, its diagram whole', async () => {
+    const process = await newProcess('Long chain');
+    const count = 45;
+    const added = await api.call('POST', `/api/v1/process/nodes?process=${process.nodeId}`, {
+      token,
+      body: Array.from({ length: count }, (_, i) => ({
+        '@type': 'TaskNode',
+        nodeType: 'TASK',
+        name: `Step ${i}`,
+        sequenceNumber: i,
+        topLeftX: i * 150,
+        topLeftY: 0,
+        width: 100,
+        height: 80,
+        editId: `s${i}`,
+        ...(i + 1 < count
+          ? {
+              edges: [
+                {
+                  sourceNodeId: `s${i}`,
+                  sourcePortPoint: { x: 100, y: 40 },
+                  targetNodeId: `s${i + 1}`,
+                  targetPortPoint: { x: 0, y: 40 },
+                },
+              ],
+            }
+          : {}),
+      })),
+    });
+    expect(added.status, added.text).toBe(200);
+    const current = (await retrieve(process.nodeId)).body;
+    const published = await publish(process.nodeId, { nodeVersionId: current.nodeVersionId });
+    expect(published.status, published.text).toBe(200);
+    expect(published.body).toHaveLength(count + 1);
+    const shown = (
+      await api.call('GET', `/api/v1/process/processes/${process.nodeId}?draft=false`, { token })
+    ).body;
+    expect(shown.version).toBe('1.0000');
+    expect(shown.tasks.map((task: { name: string }) => task.name)).toEqual(
+      Array.from({ length: count }, (_, i) => `Step ${i}`),
+    );
+    expect(shown.tasks.every((task: { version: string }) => task.version === '1.0000')).toBe(true);
+    expect(shown.edges).toHaveLength(count - 1);
   });
 
   it('publishes a process with its tasks: draft=false shows the published diagram', async () => {

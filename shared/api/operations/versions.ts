@@ -22,9 +22,11 @@ export const publishNode = defineOperation({
   description:
     `Environment admins. The working copy becomes the next major version (0.0003 → 1.0000), PUBLISHED, with ` +
     `publishedNodeVersionId equal to its nodeVersionId; draft=false reads show it until the next publish. ${QUOTE} ` +
-    'A process is published with its tasks. `recursive=true` publishes a folder with its whole subtree, all or ' +
-    'nothing, up to 40 objects (409 PUBLISH_TOO_LARGE beyond: publish the subfolders first). Objects already ' +
-    'published and unchanged stay as they are. The answer lists the objects, the given one first.',
+    'A process is published with its tasks. `recursive=true` publishes a folder with its whole subtree. Up to ' +
+    'about 30 objects commit together, all or nothing; more (up to 2,000; 409 PUBLISH_TOO_LARGE beyond) commit in ' +
+    'steps, deepest first and the given object last (a 409 WRITE_CONFLICT then leaves the steps before it ' +
+    'published). Objects already published and unchanged stay as they are. The answer lists the objects, the ' +
+    'given one first.',
   tag: 'Common',
   request: {
     path: nodePathSchema,
