@@ -72,6 +72,14 @@ export function toPrincipal(user: User): Principal {
   };
 }
 
+/** A user as a caller, to ask what they may do (not a session: nothing is read or written). */
+export const callerOf = (user: User): Caller => ({
+  principal: toPrincipal(user),
+  sessionId: '',
+  systemAdmin: user.systemAdmin,
+  grants: user.grants ?? {},
+});
+
 /** A user as administrators see it: the principal, roles and status; never the password hash. */
 export const userViewSchema = named(
   z.extend(principalSchema, {

@@ -29,19 +29,11 @@ import {
 } from '#shared/domain/errors.ts';
 import { type Node, nameElement, newId, timestamp } from '#shared/domain/node.ts';
 import { can } from '#shared/domain/permissions.ts';
-import { type Caller, toPrincipal, type User } from '#shared/domain/user.ts';
+import { type Caller, callerOf, toPrincipal, type User } from '#shared/domain/user.ts';
 import { withTargetVersions } from './action-targets.ts';
 import { type Page, pageOf } from './paging.ts';
 
 const actionNotFound = (actionId: string) => new NotFoundError('ACTION_NOT_FOUND', `No action ${actionId}`);
-
-/** A user as a caller, to ask what they may do. */
-const asCaller = (user: User): Caller => ({
-  principal: toPrincipal(user),
-  sessionId: '',
-  systemAdmin: user.systemAdmin,
-  grants: user.grants ?? {},
-});
 
 /** Whether the user holds a role on a node of this environment (the environment itself included). */
 function holdsRoleIn(user: User, environmentId: string, roleNodes: Map<string, Node>): boolean {
@@ -64,7 +56,7 @@ async function eligibleAssignees(caller: Caller, target: Node, principalIds: str
     const eligible =
       user !== null &&
       user.status === 'ACTIVE' &&
-      can(asCaller(user), target, 'read') &&
+      can(callerOf(user), target, 'read') &&
       (caller.systemAdmin || holdsRoleIn(user, target.environmentId, roleNodes));
     // An unknown user and one who may not be assigned look the same: existence is not revealed.
     return eligible

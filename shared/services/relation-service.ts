@@ -48,7 +48,7 @@ import {
   storedName,
   USER_END,
 } from '#shared/domain/relations.ts';
-import type { Caller } from '#shared/domain/user.ts';
+import { type Caller, callerOf, type User } from '#shared/domain/user.ts';
 import { type CursorRequest, cursorPage } from './paging.ts';
 
 const ATTEMPTS = 5;
@@ -74,18 +74,30 @@ interface End {
   hasRelations?: boolean;
 }
 
-/** The other end: a user where the relation takes users and one has that id, else a readable object. */
-async function targetEnd(caller: Caller, relation: string, targetId: string, live: boolean): Promise<End> {
-  const definition = relationDefinition(relation);
-  if (definition?.to.includes(USER_END)) {
+/**
+ * The other end: a user where the relation takes users and one has that id, else a readable object. A new
+ * link takes only an active user who can read the object linked from (`source`); any other user is answered
+ * as an unknown one, so a link tells an editor nothing of users beyond those.
+ */
+async function targetEnd(
+  caller: Caller,
+  relation: string,
+  targetId: string,
+  { live, source }: { live: boolean; source?: Node },
+): Promise<End> {
+  const takesUsers = relationDefinition(relation)?.to.includes(USER_END) === true;
+  if (takesUsers) {
     const user = await findUser(targetId);
-    if (user) return { id: user.principalId, type: USER_END, name: user.name };
+    const linkable = (found: User) =>
+      !source || (found.status === 'ACTIVE' && can(callerOf(found), source, 'read'));
+    if (user && linkable(user)) return { id: user.principalId, type: USER_END, name: user.name };
   }
   const node = await findNode(targetId);
   if (!node || (live && node.deleted) || !can(caller, node, 'read')) {
+    if (!takesUsers) throw new NotFoundError('NODE_NOT_FOUND', `No object with id ${targetId}`);
     throw new NotFoundError(
-      definition?.to.includes(USER_END) ? 'USER_NOT_FOUND' : 'NODE_NOT_FOUND',
-      `No object${definition?.to.includes(USER_END) ? ' or user' : ''} with id ${targetId}`,
+      'USER_NOT_FOUND',
+      `No object with id ${targetId}, nor an active user with it who can read ${source?.nodeId ?? 'the object'}`,
     );
   }
   return { id: node.nodeId, type: node.nodeType, name: node.name, hasRelations: node.hasRelations === true };
@@ -148,7 +160,7 @@ export async function linkRelation(
 ): Promise<RelationView> {
   const source = await sourceNode(caller, nodeId, true);
   checkedRelation(relation, source, nodeId, targetId);
-  const target = await targetEnd(caller, relation, targetId, true);
+  const target = await targetEnd(caller, relation, targetId, { live: true, source });
   checkedTarget(relation, target);
   const name = storedName(relation);
   for (let attempt = 1; ; attempt++) {
@@ -207,15 +219,19 @@ export async function unlinkRelation(
   relation: string,
   targetId: string,
 ): Promise<void> {
+  const noSuchLink = () =>
+    new NotFoundError('RELATION_NOT_FOUND', `${nodeId} has no ${relation} relation to ${targetId}`);
   const source = await sourceNode(caller, nodeId, true);
   checkedRelation(relation, source, nodeId, targetId);
-  const target = await targetEnd(caller, relation, targetId, false);
+  const target = await targetEnd(caller, relation, targetId, { live: false }).catch((error: unknown) => {
+    // A user never linked here and no user at all are the same to the caller: no such link.
+    if (error instanceof NotFoundError && error.code === 'USER_NOT_FOUND') throw noSuchLink();
+    throw error;
+  });
   const name = storedName(relation);
   for (let attempt = 1; ; attempt++) {
     const { out, into } = await readPair(source, name, target);
-    if (!out || (isResponsibility(relation) && !out.kinds.includes(relation))) {
-      throw new NotFoundError('RELATION_NOT_FOUND', `${nodeId} has no ${relation} relation to ${targetId}`);
-    }
+    if (!out || (isResponsibility(relation) && !out.kinds.includes(relation))) throw noSuchLink();
     const TableName = tableName();
     const remaining = out.kinds.filter((k) => k !== relation);
     const items: Record<string, unknown>[] = [];

@@ -461,6 +461,48 @@ describe('list filters', () => {
     expect(forged.status).toBe(400);
   });
 
+  it('links only a user who can read the object; any other is answered as an unknown one', async () => {
+    const role = await newOfType('ROLE');
+    const editorId = await createUser(api, admin, `linker-${Date.now()}`);
+    await grant(api, admin, env, editorId, 'EDITOR');
+    const editor = await api.login((await userName(editorId)) as string, PASSWORD);
+    const elsewhere = await api.call('POST', '/api/v1/items', {
+      token: admin,
+      body: { '@type': 'NodeElement', nodeType: 'ENVIRONMENT', name: `Elsewhere ${Date.now()}` },
+    });
+    const outsider = await createUser(api, admin, `outsider-${Date.now()}`);
+    await grant(api, admin, elsewhere.body.nodeId, outsider, 'READER');
+    const disabled = await createUser(api, admin, `disabled-${Date.now()}`);
+    await grant(api, admin, env, disabled, 'READER');
+    await api.call('PATCH', `/api/v1/admin/users/${disabled}`, {
+      token: admin,
+      body: { status: 'DISABLED' },
+    });
+    const unknown = '22222222-2222-4222-8222-222222222222';
+
+    const answers = async (userId: string) => {
+      const answer = await link(role, 'heldBy', userId, editor);
+      return [answer.status, answer.body.code, answer.body.detail.replace(userId, '<id>')];
+    };
+    const asUnknown = await answers(unknown);
+    expect(asUnknown.slice(0, 2)).toEqual([404, 'USER_NOT_FOUND']);
+    expect(await answers(outsider)).toEqual(asUnknown);
+    expect(await answers(disabled)).toEqual(asUnknown);
+    // Unlinking a user never linked is the same as unlinking one who does not exist.
+    const unlinked = async (userId: string) => {
+      const answer = await unlink(role, 'heldBy', userId, editor);
+      return [answer.status, answer.body.code];
+    };
+    expect(await unlinked(unknown)).toEqual([404, 'RELATION_NOT_FOUND']);
+    expect(await unlinked(outsider)).toEqual([404, 'RELATION_NOT_FOUND']);
+    expect((await relationsOf(role)).filter((r) => r.relation === 'heldBy')).toEqual([]);
+    // A reader of the object is linked, and unlinked, whoever links it.
+    const reader = await createUser(api, admin, `reader-${Date.now()}`);
+    await grant(api, admin, env, reader, 'READER');
+    expect((await link(role, 'heldBy', reader, editor)).status).toBe(200);
+    expect((await unlink(role, 'heldBy', reader, editor)).status).toBe(204);
+  });
+
   it('lists the objects where the caller holds a responsibility, any or one kind', async () => {
     const username = `dashboard-${Date.now()}`;
     const user = await createUser(api, admin, username);
