@@ -188,6 +188,13 @@ describe('least privilege', () => {
       expect(grants(role)).toEqual([
         { actions: ['s3:PutObjectTagging'], resource: expect.stringContaining('"/files/*"') },
       ]);
+    // A purge removes documents' files and processes' BPMN files.
+    expect(grants('PurgeTrashRole')).toEqual([
+      {
+        actions: ['s3:AbortMultipartUpload', 's3:DeleteObject', 's3:PutObject'],
+        resource: expect.stringMatching(/"\/files\/\*".*"\/bpmn\/\*"/),
+      },
+    ]);
     for (const role of ['GetNodeRole', 'DeleteNodeRole', 'AddProcessNodesRole', 'TestChunkRole'])
       expect(s3Statements(role)).toEqual([]);
   });

@@ -1,6 +1,6 @@
 /** The trash: deleted subtrees listed, restored as they were, or purged for good. */
 import * as z from 'zod/mini';
-import { FILE_PREFIX } from '#shared/data/storage-layout.ts';
+import { BPMN_TEMPLATE_PREFIX, FILE_PREFIX } from '#shared/data/storage-layout.ts';
 import { baseElementSchema } from '#shared/domain/node.ts';
 import { trashPageSchema } from '#shared/domain/trash.ts';
 import { API_PREFIX, authenticated, defineOperation, NO_BUCKET, problem } from '../operation.ts';
@@ -45,7 +45,11 @@ export const purgeTrash = defineOperation({
   name: 'purgeTrash',
   handler: 'functions/trash/purge-trash.ts',
   routes: [{ method: 'DELETE', path: `${API_PREFIX}/trash/{nodeId}` }],
-  access: { ...authenticated('readWrite'), bucket: { ...NO_BUCKET, write: [FILE_PREFIX] } },
+  // A purge deletes the files of its documents and the BPMN files of its processes.
+  access: {
+    ...authenticated('readWrite'),
+    bucket: { ...NO_BUCKET, write: [FILE_PREFIX, BPMN_TEMPLATE_PREFIX] },
+  },
   summary: 'Purge a deleted subtree for good',
   description:
     'Environment admins. The subtree in the trash is deleted for good: its objects, their versions, the edges ' +
