@@ -59,7 +59,9 @@ export async function exportProcessBpmn(
     tasks.map(toDiagramTask),
     edges.map(toDiagramEdge),
   );
-  return { xml, fileName: `${process.name.replace(/[^\w .()-]+/g, '_').trim() || 'process'}.bpmn` };
+  // The name as it is (Content-Disposition carries it as UTF-8, with an ASCII fallback); a slash in it is
+  // part of the name, not a folder.
+  return { xml, fileName: `${process.name.replace(/[/\\]/g, '_')}.bpmn` };
 }
 
 function toDiagramTask(task: Node): DiagramTask {

@@ -53,6 +53,19 @@ async function keptFiles(processId: string): Promise<string[]> {
   return (listed.Contents ?? []).map((object) => String(object.Key));
 }
 
+describe('the exported file', () => {
+  it('is named after the process, in any script, as an attachment', async () => {
+    const process = await createOfType(api, token, environmentId, 'PROCESS', 'Überprüfung / 審査 "final"');
+    const answer = await api.call('GET', `/api/v1/process/processes/${process.nodeId}/bpmn`, { token });
+    expect(answer.status, answer.text).toBe(200);
+    const disposition = String(answer.headers.get('content-disposition'));
+    expect(disposition).toMatch(/^attachment; /);
+    expect(disposition).toContain(
+      `filename*=UTF-8''${encodeURIComponent('Überprüfung _ 審査 "final".bpmn').replace(/'/g, '%27')}`,
+    );
+  });
+});
+
 describe('the imported BPMN file', () => {
   it('stays with the diagram when an earlier version of the process is restored', async () => {
     const { processId, beforeImport } = await importedProcess('Restored to before its import');
