@@ -135,17 +135,20 @@ function operationObject(route: Route) {
       ? {
           requestBody: {
             required: !bodyOptional,
-            content: {
-              [bodyFormat.mediaType]: {
-                schema:
-                  bodyFormat.mediaType === 'application/json'
-                    ? schemaRef(body, 'input')
-                    : bodyFormat.mediaType === 'application/octet-stream'
-                      ? { type: 'string', format: 'binary' }
-                      : { type: 'string' },
-                ...(examples ? { examples } : {}),
-              },
-            },
+            content: Object.fromEntries(
+              [bodyFormat.mediaType, ...(bodyFormat.alsoDocumented ?? [])].map((mediaType) => [
+                mediaType,
+                {
+                  schema:
+                    bodyFormat.mediaType === 'application/json'
+                      ? schemaRef(body, 'input')
+                      : bodyFormat.mediaType === 'application/octet-stream'
+                        ? { type: 'string', format: 'binary' }
+                        : { type: 'string' },
+                  ...(examples ? { examples } : {}),
+                },
+              ]),
+            ),
           },
         }
       : {}),

@@ -79,6 +79,8 @@ export interface ResponseContract {
  */
 export interface BodyFormat {
   mediaType: 'application/json' | 'application/xml' | 'application/octet-stream';
+  /** Other media types of the same family the body is taken as, for the document (text/xml, …). */
+  alsoDocumented?: readonly string[];
   maxBytes: number;
 }
 

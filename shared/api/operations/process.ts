@@ -124,7 +124,11 @@ export const importBpmn = defineOperation({
   request: {
     path: processPathSchema,
     body: z.string(),
-    bodyFormat: { mediaType: 'application/xml', maxBytes: BPMN_LIMITS.fileBytes },
+    bodyFormat: {
+      mediaType: 'application/xml',
+      alsoDocumented: ['text/xml', 'application/bpmn+xml'],
+      maxBytes: BPMN_LIMITS.fileBytes,
+    },
   },
   responses: {
     200: { description: 'What was imported, and what was kept or left out', body: bpmnImportSchema },

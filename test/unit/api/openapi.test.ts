@@ -72,6 +72,15 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('documents every media type a BPMN import takes', () => {
+    const imports = operations().find(({ path, method }) => method === 'post' && path.endsWith('/bpmn'));
+    expect(Object.keys(imports?.op.requestBody?.content ?? {})).toEqual([
+      'application/xml',
+      'text/xml',
+      'application/bpmn+xml',
+    ]);
+  });
+
   it('answers problem+json for the failures of every operation', () => {
     for (const { path, method, op } of operations()) {
       const failures = Object.entries(op.responses).filter(([status]) => Number(status) >= 400);
