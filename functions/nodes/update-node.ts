@@ -5,6 +5,7 @@ import { header } from '#shared/http/request-headers.ts';
 import { json } from '#shared/http/responses.ts';
 import { readNode } from '#shared/services/node-reads.ts';
 import * as nodes from '#shared/services/node-service.ts';
+import * as taskGeometry from '#shared/services/task-geometry.ts';
 import * as fileAttacher from '#shared/services/upload-attachments.ts';
 import { nodeHeaders } from './node-headers.ts';
 
@@ -15,7 +16,15 @@ export const handler = handle(
   { prefetch: ({ path }) => readNode(path.nodeId, true) },
   async ({ caller, path, body, event, prefetched }) => {
     const ifMatch = header(event, 'if-match');
-    const node = await nodes.updateNode(caller, path.nodeId, body, ifMatch, fileAttacher, prefetched);
+    const node = await nodes.updateNode(
+      caller,
+      path.nodeId,
+      body,
+      ifMatch,
+      fileAttacher,
+      prefetched,
+      taskGeometry,
+    );
     return json(200, toBaseElement(node), nodeHeaders(node));
   },
 );

@@ -13,6 +13,7 @@ import {
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { currentInvocation } from '#shared/clients/invocation.ts';
 import { config } from '#shared/config/index.ts';
+import type { MovedPorts } from '#shared/domain/edge-ports.ts';
 import { ConflictError } from '#shared/domain/errors.ts';
 import type { Node, NodeStatus } from '#shared/domain/node.ts';
 import type { StoredEdge } from '#shared/domain/process-diagram.ts';
@@ -97,6 +98,8 @@ export type NodeWrite =
   /** An edge of a process's diagram (with a batchId, staged with its batch), added by `stamp.by`. */
   | { kind: 'putEdge'; processId: string; edge: StoredEdge & { batchId?: string }; stamp: EdgeStamp }
   | { kind: 'deleteEdge'; processId: string; edgeId: string; trash?: { rootId: string; edge: StoredEdge } }
+  /** An edge's ends moved with their task: only those ports are set, if the edge is still there. */
+  | { kind: 'moveEdgePorts'; processId: string; edgeId: string; ports: MovedPorts; stamp: EdgeStamp }
   /** A deleted subtree enters the trash (written with its root's delete, the last commit). */
   | { kind: 'trashEntry'; entry: TrashEntry }
   /** A deleted node of the subtree of `rootId` is live again, under its parent, and counted. */
@@ -226,6 +229,29 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
       ];
     case 'putEdge':
       return [{ Put: { TableName, Item: stampedEdgeItem(write.edge, write.processId, write.stamp) } }];
+    case 'moveEdgePorts': {
+      const ports = Object.entries(write.ports);
+      return [
+        {
+          Update: {
+            TableName,
+            Key: edgeKey(write.processId, write.edgeId),
+            UpdateExpression: `SET ${ports.map((_, i) => `#port${i} = :port${i}`).join(', ')}, #by = :by, #at = :at`,
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeNames: {
+              ...Object.fromEntries(ports.map(([name], i) => [`#port${i}`, name])),
+              '#by': 'changedBy',
+              '#at': 'changedAt',
+            },
+            ExpressionAttributeValues: {
+              ...Object.fromEntries(ports.map(([, point], i) => [`:port${i}`, point])),
+              ':by': write.stamp.by,
+              ':at': write.stamp.at,
+            },
+          },
+        },
+      ];
+    }
     case 'deleteEdge': {
       const remove: TransactItem = { Delete: { TableName, Key: edgeKey(write.processId, write.edgeId) } };
       if (!write.trash) return [remove];

@@ -55,6 +55,7 @@ import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { getNode, nodeNotFound } from './node-reads.ts';
 import type { createTaskInDiagram } from './task-diagram.ts';
+import type { edgesCarried, splitCarried } from './task-geometry.ts';
 import type { attachmentFor, claimLost } from './upload-attachments.ts';
 
 /** The fields a payload sets, checked against the rules of its type. */
@@ -84,6 +85,15 @@ export interface FileAttacher {
  */
 export interface TaskDiagram {
   createTaskInDiagram: typeof createTaskInDiagram;
+}
+
+/**
+ * How a task's edges follow it when it moves (task-geometry.ts). The update handler passes it in; no other
+ * function carries the edges' reads for it.
+ */
+export interface TaskGeometry {
+  edgesCarried: typeof edgesCarried;
+  splitCarried: typeof splitCarried;
 }
 
 export async function createNode(
@@ -311,6 +321,7 @@ export async function updateNode(
   ifMatch: string | undefined,
   files?: FileAttacher,
   read?: Promise<Node | null>,
+  geometry?: TaskGeometry,
 ): Promise<Node> {
   if (payload.nodeId !== nodeId) {
     throw new ValidationError([
@@ -340,14 +351,27 @@ export async function updateNode(
   }
   const attachment = await withAttachedFile(caller, settable, files, current);
   const updated: Node = { ...nextVersionOf(current, caller, timestamp()), ...settable };
+  const carried = geometry
+    ? geometry.splitCarried(await geometry.edgesCarried(caller, current, updated))
+    : { along: [], after: async () => {} };
   try {
-    await replaceWorkingCopy(current, updated, attachment?.claim(nodeId, updated.modificationDate));
+    await replaceWorkingCopy(current, updated, [
+      ...(attachment?.claim(nodeId, updated.modificationDate) ?? []),
+      ...carried.along,
+    ]);
   } catch (error) {
     if (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'claimUpload')) {
       throw await (files as FileAttacher).claimLost(caller, settable.fields);
     }
+    if (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'moveEdgePorts')) {
+      throw new ConflictError(
+        'WRITE_CONFLICT',
+        'An edge of the task was removed while this request was carried out; retry it',
+      );
+    }
     throw error;
   }
+  await carried.after();
   return updated;
 }
 

@@ -16,6 +16,7 @@ import { getNode } from './node-reads.ts';
 import { nextVersionOf, replaceWorkingCopy } from './node-service.ts';
 import { type CursorRequest, cursorPage } from './paging.ts';
 import { quotedNode } from './publish-service.ts';
+import { edgesCarried, splitCarried } from './task-geometry.ts';
 
 /** Where the earlier versions start, for a cursor: the first page also carries the working copy. */
 const FROM_THE_START = 'start';
@@ -78,6 +79,9 @@ export async function restoreVersion(
       ),
     },
   };
-  await replaceWorkingCopy(current, restored);
+  // A task's old geometry takes its edges' ends along, as an update's does.
+  const carried = splitCarried(await edgesCarried(caller, current, restored));
+  await replaceWorkingCopy(current, restored, carried.along);
+  await carried.after();
   return restored;
 }

@@ -175,6 +175,55 @@ describe('all or nothing', () => {
 });
 
 describe('tasks are nodes', () => {
+  it('moving or resizing a task carries the ends of its edges along; restoring its old version too', async () => {
+    const process = await newProcess('Edges follow');
+    const [a, b] = (await addNodes(process.nodeId, chain(2))).body;
+    const edgeEnds = async () => {
+      const [edge] = (await diagram(process.nodeId)).edges;
+      return [edge.sourcePortPoint, edge.targetPortPoint];
+    };
+    // The chain's edge leaves a (100,80 100×80) at its right middle and enters b (250,80) at its left middle.
+    expect(await edgeEnds()).toEqual([
+      { x: 200, y: 120 },
+      { x: 250, y: 120 },
+    ]);
+    const put = async (taskId: string, change: Record<string, number>) => {
+      const read = await api.call('GET', `/api/v1/items/${taskId}?detail=true`, { token });
+      const written = await api.call('PUT', `/api/v1/items/${taskId}`, {
+        token,
+        body: { ...read.body, '@type': 'TaskNode', ...change },
+      });
+      expect(written.status, written.text).toBe(200);
+      return read.body.nodeVersionId as string;
+    };
+    const before = await put(a.nodeId, { topLeftX: 160, topLeftY: 100 });
+    expect(await edgeEnds()).toEqual([
+      { x: 260, y: 140 },
+      { x: 250, y: 120 },
+    ]);
+    // Resized: the end keeps its share of the outline (left edge, half way down).
+    await put(b.nodeId, { topLeftX: 300, width: 200, height: 40 });
+    expect(await edgeEnds()).toEqual([
+      { x: 260, y: 140 },
+      { x: 300, y: 100 },
+    ]);
+    // A rename leaves the ends where they are.
+    await put(a.nodeId, { sequenceNumber: 5 });
+    const current = (await api.call('GET', `/api/v1/items/${a.nodeId}`, { token })).body;
+    const restored = await api.call('POST', `/api/v1/items/${a.nodeId}/versions/${before}/restore`, {
+      token,
+      body: { nodeVersionId: current.nodeVersionId },
+    });
+    expect(restored.status, restored.text).toBe(200);
+    expect(await edgeEnds()).toEqual([
+      { x: 200, y: 120 },
+      { x: 300, y: 100 },
+    ]);
+    // The export draws the flow between the shapes where they are.
+    const exported = await api.call('GET', `/api/v1/process/processes/${process.nodeId}/bpmn`, { token });
+    expect(exported.text).toMatch(/<di:waypoint x="200" y="120" \/>\s*<di:waypoint x="300" y="100" \/>/);
+  });
+
   it('are retrieved, updated and deleted through /items; deleting one removes its edges', async () => {
     const process = await newProcess('Editable');
     const [first, second, third] = (await addNodes(process.nodeId, chain(3))).body;
