@@ -2,9 +2,17 @@
  * Why an uploaded BPMN file is refused, as validation errors on the body (`$`), so the client learns which
  * rule the file breaks rather than getting a server error.
  */
+import { BPMN_LIMITS } from '#shared/domain/bpmn-import.ts';
 import { bodyError, ValidationError } from '#shared/domain/errors.ts';
+import { nestingDepth } from './xml-markup.ts';
 
-export type BpmnRule = 'xml_doctype' | 'bpmn' | 'bpmn_process' | 'bpmn_geometry';
+export type BpmnRule =
+  | 'xml_doctype'
+  | 'xml_depth'
+  | 'bpmn'
+  | 'bpmn_process'
+  | 'bpmn_geometry'
+  | 'bpmn_export_size';
 
 export function bpmnRefusal(rule: BpmnRule, message: string): ValidationError {
   return new ValidationError([bodyError('$', rule, message)]);
@@ -16,6 +24,17 @@ const DECLARATION = /<!DOCTYPE|<!ENTITY/i;
 export function refuseDeclarations(xml: string): void {
   if (DECLARATION.test(xml)) {
     throw bpmnRefusal('xml_doctype', 'DOCTYPE and entity declarations are not accepted in a BPMN file');
+  }
+}
+
+/** Elements nested deeper than the import and export walk (a BPMN model nests a dozen deep). */
+export function refuseDeepNesting(xml: string): void {
+  const depth = nestingDepth(xml);
+  if (depth > BPMN_LIMITS.nestingDepth) {
+    throw bpmnRefusal(
+      'xml_depth',
+      `nests elements ${depth} deep; at most ${BPMN_LIMITS.nestingDepth} levels are accepted in a BPMN file`,
+    );
   }
 }
 

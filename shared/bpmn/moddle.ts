@@ -22,7 +22,8 @@ export function createElement<T extends ModdleElement>(type: string, attrs: Reco
   return moddle.create(type, attrs) as T;
 }
 
-export async function serializeDefinitions(definitions: Definitions): Promise<string> {
-  const { xml } = await moddle.toXML(definitions, { format: true });
+/** As XML; `format`: one element a line, indented two spaces a level. */
+export async function serializeDefinitions(definitions: Definitions, format: boolean): Promise<string> {
+  const { xml } = await moddle.toXML(definitions, { format });
   return xml;
 }

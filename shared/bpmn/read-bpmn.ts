@@ -3,13 +3,15 @@
  * process's TASK nodes and edges; everything else stays in the file, which is kept as the template that
  * writeBpmn gives back, and is listed in the report.
  */
+import { BPMN_LIMITS } from '#shared/domain/bpmn-import.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
-import { bpmnRefusal, parserComplaint, refuseDeclarations } from './bpmn-refusals.ts';
+import { bpmnRefusal, parserComplaint, refuseDeclarations, refuseDeepNesting } from './bpmn-refusals.ts';
 import type { ImportedDiagram, ImportedEdge, ImportedTask, Point, ReportedElement } from './diagram.ts';
 import { type DiagramIndex, indexDiagram } from './diagram-index.ts';
+import { answerBytes } from './export-size.ts';
 import { boxOf, centreOf, pointOf, SHAPELESS_BOX } from './geometry.ts';
-import { type ParsedDefinitions, parseDefinitions } from './moddle.ts';
-import type { Bounds, Edge, ModdleElement, Shape } from './moddle-elements.ts';
+import { type ParsedDefinitions, parseDefinitions, serializeDefinitions } from './moddle.ts';
+import type { Bounds, Definitions, Edge, ModdleElement, Shape } from './moddle-elements.ts';
 import { reportKeptElements, reportWarnings } from './report-elements.ts';
 import { importedTaskName } from './task-types.ts';
 
@@ -102,6 +104,21 @@ function refuseUnreadableGeometry(index: DiagramIndex): void {
   }
 }
 
+/**
+ * Refuses a file whose export would not leave room in the function's answer (BPMN_LIMITS), measured as
+ * written without indentation: what escaping and indenting add to a file is not bounded by its size.
+ */
+async function refuseUnexportable(definitions: Definitions): Promise<void> {
+  const bytes = answerBytes(await serializeDefinitions(definitions, false));
+  if (bytes > BPMN_LIMITS.importedExportBytes) {
+    throw bpmnRefusal(
+      'bpmn_export_size',
+      `would export as ${bytes} bytes; an export of an imported file may take at most ` +
+        `${BPMN_LIMITS.importedExportBytes} bytes (escaped as JSON), so that it fits in an answer`,
+    );
+  }
+}
+
 async function parseOrRefuse(xml: string): Promise<ParsedDefinitions> {
   try {
     return await parseDefinitions(xml);
@@ -112,6 +129,7 @@ async function parseOrRefuse(xml: string): Promise<ParsedDefinitions> {
 
 async function importDiagram(xml: string): Promise<ImportedDiagram> {
   refuseDeclarations(xml);
+  refuseDeepNesting(xml);
   const { definitions, warnings } = await parseOrRefuse(xml);
   const index = indexDiagram(definitions);
   if (index.processes.length === 0) {
@@ -121,6 +139,7 @@ async function importDiagram(xml: string): Promise<ImportedDiagram> {
     );
   }
   refuseUnreadableGeometry(index);
+  await refuseUnexportable(definitions);
   const report: ReportedElement[] = [];
   const tasks = importTasks(index, report);
   const edges = importEdges(index);
@@ -134,9 +153,10 @@ async function importDiagram(xml: string): Promise<ImportedDiagram> {
 
 /**
  * Reads a BPMN 2.0 file. Refuses, as a ValidationError on `$`, a file with a DOCTYPE or entity declaration
- * (rule xml_doctype), one that is not well-formed XML or not BPMN 2.0 definitions (rule bpmn), one
- * without a process (rule bpmn_process), and one whose diagram has a bound or waypoint that is not a finite
- * number (rule bpmn_geometry).
+ * (rule xml_doctype), one nesting elements deeper than BPMN_LIMITS.nestingDepth (rule xml_depth), one that
+ * is not well-formed XML or not BPMN 2.0 definitions (rule bpmn), one without a process (rule
+ * bpmn_process), one whose diagram has a bound or waypoint that is not a finite number (rule
+ * bpmn_geometry), and one whose export would not fit in an answer (rule bpmn_export_size).
  */
 export async function readBpmn(xml: string): Promise<ImportedDiagram> {
   try {

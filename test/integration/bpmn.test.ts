@@ -315,6 +315,65 @@ describe('bad files', () => {
     expect(read.edges[0].targetPortPoint).toEqual({ x: 1_000_000, y: 40 });
   });
 
+  describe('a file the export could not write', () => {
+    const HEAD =
+      '<?xml version="1.0" encoding="UTF-8"?><bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" ' +
+      'xmlns:x="http://ext" id="D1" targetNamespace="http://x"><bpmn:process id="P">';
+    const TAIL = '</bpmn:process></bpmn:definitions>';
+    /** A task whose extension elements nest `depth` deep, `times` over. */
+    const nestedExtensions = (depth: number, times = 1) =>
+      `${HEAD}<bpmn:task id="T1" name="Deep"><bpmn:extensionElements>${`${'<x:a>'.repeat(depth)}${'</x:a>'.repeat(depth)}`.repeat(times)}</bpmn:extensionElements></bpmn:task>${TAIL}`;
+
+    it('nesting deeper than 100 levels is a 400 xml_depth, and writes nothing', async () => {
+      const subProcesses = (depth: number) =>
+        `${HEAD}<bpmn:task id="T1"/>${Array.from({ length: depth }, (_, i) => `<bpmn:subProcess id="S${i}">`).join('')}${'</bpmn:subProcess>'.repeat(depth)}${TAIL}`;
+      const processId = await newProcess('Too deep');
+      for (const xml of [nestedExtensions(2_000), subProcesses(1_800), nestedExtensions(98)]) {
+        const refused = await importInto(processId, xml);
+        expect(refused.status, refused.text.slice(0, 300)).toBe(400);
+        expect(refused.body.errors).toEqual([
+          { in: 'body', path: '$', rule: 'xml_depth', message: expect.stringMatching(/at most 100 levels/) },
+        ]);
+      }
+      expect((await diagram(processId)).tasks).toEqual([]);
+      // 100 levels: the root, the process, the task, its extension elements and 96 more.
+      const deepest = await newProcess('Deep enough');
+      expect((await importInto(deepest, nestedExtensions(96))).status).toBe(200);
+      expect((await exportOf(deepest)).status).toBe(200);
+    });
+
+    it('one whose export would not fit in an answer is a 400 bpmn_export_size', async () => {
+      // Under 3 MiB as sent; every `>` is written back as `&gt;`.
+      const documented = `${HEAD}<bpmn:task id="T1" name="T"><bpmn:documentation>${'>'.repeat(2_900_000)}</bpmn:documentation></bpmn:task>${TAIL}`;
+      const processId = await newProcess('Escapes too large');
+      const refused = await importInto(processId, documented);
+      expect(refused.status, refused.text.slice(0, 300)).toBe(400);
+      expect(refused.body.errors).toEqual([
+        {
+          in: 'body',
+          path: '$',
+          rule: 'bpmn_export_size',
+          message: expect.stringMatching(/at most 4194304 bytes/),
+        },
+      ]);
+      expect((await diagram(processId)).tasks).toEqual([]);
+    });
+
+    it('one that only indented would not fit exports without indentation', async () => {
+      // 400 KB of elements 94 deep: indented, over 7 MB.
+      const xml = nestedExtensions(90, 400);
+      const processId = await newProcess('Indents too large');
+      const imported = await importInto(processId, xml);
+      expect(imported.status, imported.text.slice(0, 300)).toBe(200);
+      const exported = await exportOf(processId);
+      expect(exported.status, exported.text.slice(0, 300)).toBe(200);
+      expect(exported.text).not.toMatch(/\n {2}/);
+      expect(await drawnIn(exported.text)).toEqual(await drawnIn(xml));
+      const again = await newProcess('Indents too large, again');
+      expect((await importInto(again, exported.text)).status).toBe(200);
+    });
+  });
+
   it('a process that has tasks already is a 409', async () => {
     const processId = await newProcess('Not empty');
     await api.call('POST', `/api/v1/process/nodes?process=${processId}`, { token, body: chain(1) });

@@ -346,4 +346,16 @@ describe('writeBpmn without a template', () => {
       expect(topLevelTasks(definitions)).toHaveLength(2);
     }
   });
+
+  it('starts from a new file when the template nests deeper than an import takes (taken before the limit)', async () => {
+    const { template } = await imported('A.1.0.bpmn');
+    const deep = template.replace(
+      '</semantic:process>',
+      `<semantic:subProcess id="S">${'<semantic:subProcess>'.repeat(3_000)}${'</semantic:subProcess>'.repeat(3_000)}</semantic:subProcess></semantic:process>`,
+    );
+    expect(deep).not.toBe(template);
+    const definitions = await expectOpenable(await writeBpmn(deep, PROCESS, state.tasks, state.edges));
+    expect(processesOf(definitions).map((p) => p.id)).toEqual([`Process_${PROCESS.nodeId}`]);
+    expect(topLevelTasks(definitions)).toHaveLength(2);
+  });
 });
