@@ -22,8 +22,19 @@ export function createElement<T extends ModdleElement>(type: string, attrs: Reco
   return moddle.create(type, attrs) as T;
 }
 
-/** As XML; `format`: one element a line, indented two spaces a level. */
+/**
+ * Characters XML 1.0 cannot carry, not even as a character reference: C0 controls but tab, line feed and
+ * carriage return, lone surrogates, U+FFFE and U+FFFF. The parser reads them from references (`&#1;`),
+ * and bpmn-moddle writes what it holds as it is.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job.
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|\p{Surrogate}/gu;
+
+/**
+ * As XML; `format`: one element a line, indented two spaces a level. Always well-formed XML 1.0: a
+ * character XML cannot carry (in a name, a documentation, a vendor extension) is written as U+FFFD.
+ */
 export async function serializeDefinitions(definitions: Definitions, format: boolean): Promise<string> {
   const { xml } = await moddle.toXML(definitions, { format });
-  return xml;
+  return xml.replace(NOT_XML, '\uFFFD');
 }

@@ -5,6 +5,7 @@
  */
 import { BPMN_LIMITS } from '#shared/domain/bpmn-import.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
+import { withoutControlCharacters } from '#shared/domain/schema-parts.ts';
 import { bpmnRefusal, parserComplaint, refuseDeclarations, refuseDeepNesting } from './bpmn-refusals.ts';
 import type { ImportedDiagram, ImportedEdge, ImportedTask, Point, ReportedElement } from './diagram.ts';
 import { type DiagramIndex, indexDiagram } from './diagram-index.ts';
@@ -27,10 +28,20 @@ function importTasks(index: DiagramIndex, report: ReportedElement[]): ImportedTa
         reason: `imported, but the diagram has no shape for it: placed at 0,0 with size ${SHAPELESS_BOX.width}×${SHAPELESS_BOX.height}`,
       });
     }
+    const name = importedTaskName(element);
+    if (element.name && withoutControlCharacters(element.name) !== element.name) {
+      report.push({
+        type: element.$type,
+        id: element.id ?? null,
+        name,
+        kept: true,
+        reason: 'imported with the control characters in its name made spaces, as names allow none',
+      });
+    }
     return {
       bpmnElementId: element.id ?? '',
       bpmnKind: element.$type,
-      name: importedTaskName(element),
+      name,
       sequenceNumber: at + 1,
       ...(shape?.bounds ? boxOf(shape.bounds) : SHAPELESS_BOX),
     };

@@ -3,6 +3,8 @@
  * has, creates the others, and orders each process's tasks by sequence number. Tasks the repository no
  * longer has are removed beforehand (write-bpmn.ts).
  */
+
+import { withoutControlCharacters } from '#shared/domain/schema-parts.ts';
 import { bpmnIdOf } from './bpmn-ids.ts';
 import type { DiagramTask } from './diagram.ts';
 import type { TaskEntry } from './diagram-index.ts';
@@ -39,8 +41,10 @@ function updateTask(context: WriteContext, entry: TaskEntry, task: DiagramTask):
     replaceElement(context.definitions, element, replacement);
     element = replacement;
   }
-  // The import named an unnamed task after its id and trimmed names: that is no rename.
+  // The import named an unnamed task after its id, trimmed names and made control characters spaces: that
+  // is no rename, but the name is written as the import read it, as XML cannot carry control characters.
   if (importedTaskName(element) !== task.name) element.name = task.name;
+  else if (element.name) element.name = withoutControlCharacters(element.name);
   const box = boxOfTask(task);
   if (shape) fitShape(shape, box);
   // A task the file did not draw was imported at the shapeless default; moved since, it gets drawn.

@@ -3,6 +3,7 @@
  * activities and everything else stay BPMN-only, kept in the template.
  */
 import { BPMN_TASK_KINDS } from '#shared/domain/node-kinds/task.ts';
+import { withoutControlCharacters } from '#shared/domain/schema-parts.ts';
 import type { ModdleElement } from './moddle-elements.ts';
 
 export const TASK_TYPES: readonly string[] = BPMN_TASK_KINDS;
@@ -13,7 +14,10 @@ export function isTaskType(type: string | undefined): type is string {
   return type !== undefined && TASK_TYPES.includes(type);
 }
 
-/** The name a task is imported under: an unnamed task still needs a readable name, so it gets its id. */
+/**
+ * The name a task is imported under: its name with control characters made spaces (names obey the API's
+ * rules), trimmed; an unnamed task still needs a readable name, so it gets its id.
+ */
 export function importedTaskName(element: ModdleElement): string {
-  return element.name?.trim() || element.id || '';
+  return withoutControlCharacters(element.name ?? '').trim() || element.id || '';
 }

@@ -37,6 +37,13 @@ export const countParam = (min: 0 | 1, max: number = Number.MAX_SAFE_INTEGER) =>
 /** C0 control characters and DEL, but tab, line feed and carriage return (a diagram's labels break lines). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job.
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const CONTROL_CHARACTERS = new RegExp(CONTROL_CHARACTER.source, 'g');
+
+/**
+ * A name from elsewhere (an imported file) with each control character objectNameSchema refuses made a
+ * space: a vertical tab or an escape between two words still parts them.
+ */
+export const withoutControlCharacters = (text: string): string => text.replace(CONTROL_CHARACTERS, ' ');
 
 /**
  * An object's name: 1 to `maxLength` characters, not only blanks, and no control character (a NUL or an

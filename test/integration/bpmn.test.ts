@@ -229,6 +229,53 @@ describe('the MIWG reference models', () => {
   });
 });
 
+describe('names and text XML or the API cannot carry', () => {
+  const HEAD =
+    '<?xml version="1.0" encoding="UTF-8"?><bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" ' +
+    'xmlns:x="http://ext" id="D1" targetNamespace="http://x"><bpmn:process id="P">';
+  const TAIL = '</bpmn:process></bpmn:definitions>';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: what XML 1.0 cannot carry is what is looked for.
+  const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|\p{Surrogate}/u;
+
+  /** Sends the task back as retrieved, moved: what the API refuses in its name shows here. */
+  const moved = async (nodeId: string) => {
+    const current = await api.call('GET', `/api/v1/items/${nodeId}?detail=true`, { token });
+    return api.call('PUT', `/api/v1/items/${nodeId}`, {
+      token,
+      body: { ...current.body, '@type': 'TaskNode', topLeftX: current.body.topLeftX + 10 },
+    });
+  };
+
+  it('control characters in a task name become spaces, said in the report; the export is well-formed XML', async () => {
+    const processId = await newProcess('Control characters');
+    const xml =
+      `${HEAD}<bpmn:task id="T1" name="a&#1;b&#x1B;c" x:flag="&#3;"><bpmn:documentation>d&#x1F;e</bpmn:documentation></bpmn:task>` +
+      `<bpmn:task id="T2" name="&#7;"/><bpmn:exclusiveGateway id="G" name="g&#2;"/>${TAIL}`;
+    const imported = await importInto(processId, xml);
+    expect(imported.status, imported.text.slice(0, 300)).toBe(200);
+    expect(imported.body.tasks.map((task: { name: string }) => task.name)).toEqual(['a b c', 'T2']);
+    expect(imported.body.report).toEqual(
+      expect.arrayContaining(
+        ['T1', 'T2'].map((id) =>
+          expect.objectContaining({ id, kept: true, reason: expect.stringMatching(/control characters/) }),
+        ),
+      ),
+    );
+    for (const task of imported.body.tasks) {
+      const sent = await moved(task.nodeId);
+      expect(sent.status, sent.text.slice(0, 300)).toBe(200);
+    }
+    const exported = await exportOf(processId);
+    expect(exported.status).toBe(200);
+    expect(exported.text).not.toMatch(NOT_XML);
+    expect((await drawnIn(exported.text)).tasks.T1?.name).toBe('a b c');
+    // The kept gateway, documentation and vendor attribute come back with U+FFFD where XML cannot follow.
+    expect(exported.text).toContain('name="g\uFFFD"');
+    expect(exported.text).toContain('d\uFFFDe');
+    expect(exported.text).toContain('x:flag="\uFFFD"');
+  });
+});
+
 describe('bad files', () => {
   it('are a 4xx naming the rule, and write nothing', async () => {
     const processId = await newProcess('Refusing');
