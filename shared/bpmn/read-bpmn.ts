@@ -5,7 +5,6 @@
  */
 import { BPMN_LIMITS } from '#shared/domain/bpmn-import.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
-import { withoutControlCharacters } from '#shared/domain/schema-parts.ts';
 import { bpmnRefusal, parserComplaint, refuseDeclarations, refuseDeepNesting } from './bpmn-refusals.ts';
 import type { ImportedDiagram, ImportedEdge, ImportedTask, Point, ReportedElement } from './diagram.ts';
 import { type DiagramIndex, indexDiagram } from './diagram-index.ts';
@@ -14,7 +13,7 @@ import { boxOf, centreOf, pointOf, SHAPELESS_BOX } from './geometry.ts';
 import { type ParsedDefinitions, parseDefinitions, serializeDefinitions } from './moddle.ts';
 import type { Bounds, Definitions, Edge, ModdleElement, Shape } from './moddle-elements.ts';
 import { reportKeptElements, reportWarnings } from './report-elements.ts';
-import { importedTaskName } from './task-types.ts';
+import { importedTaskName, keepableName } from './task-types.ts';
 
 function importTasks(index: DiagramIndex, report: ReportedElement[]): ImportedTask[] {
   return [...index.tasks.values()].map(({ element }, at) => {
@@ -29,13 +28,15 @@ function importTasks(index: DiagramIndex, report: ReportedElement[]): ImportedTa
       });
     }
     const name = importedTaskName(element);
-    if (element.name && withoutControlCharacters(element.name) !== element.name) {
+    if (element.name && keepableName(element.name) !== element.name) {
       report.push({
         type: element.$type,
         id: element.id ?? null,
         name,
         kept: true,
-        reason: 'imported with the control characters in its name made spaces, as names allow none',
+        reason:
+          'imported with the control characters in its name made spaces and its broken characters (lone ' +
+          'surrogates) U+FFFD, as names allow neither',
       });
     }
     return {

@@ -4,7 +4,6 @@
  * longer has are removed beforehand (write-bpmn.ts).
  */
 
-import { withoutControlCharacters } from '#shared/domain/schema-parts.ts';
 import { bpmnIdOf } from './bpmn-ids.ts';
 import type { DiagramTask } from './diagram.ts';
 import type { TaskEntry } from './diagram-index.ts';
@@ -14,7 +13,7 @@ import { type Box, SHAPELESS_BOX, sameBox } from './geometry.ts';
 import { createElement } from './moddle.ts';
 import { type FlowNode, listOf, type ModdleElement } from './moddle-elements.ts';
 import { replaceElement } from './model-graph.ts';
-import { DEFAULT_TASK_TYPE, importedTaskName, isTaskType } from './task-types.ts';
+import { DEFAULT_TASK_TYPE, importedTaskName, isTaskType, keepableName } from './task-types.ts';
 import type { PlacedTask, WriteContext } from './write-context.ts';
 
 const boxOfTask = (task: DiagramTask): Box => ({
@@ -41,10 +40,10 @@ function updateTask(context: WriteContext, entry: TaskEntry, task: DiagramTask):
     replaceElement(context.definitions, element, replacement);
     element = replacement;
   }
-  // The import named an unnamed task after its id, trimmed names and made control characters spaces: that
-  // is no rename, but the name is written as the import read it, as XML cannot carry control characters.
+  // The import named an unnamed task after its id, trimmed names and made them keepable: that is no
+  // rename, but the name is written as the import read it, as XML cannot carry what was made keepable.
   if (importedTaskName(element) !== task.name) element.name = task.name;
-  else if (element.name) element.name = withoutControlCharacters(element.name);
+  else if (element.name) element.name = keepableName(element.name);
   const box = boxOfTask(task);
   if (shape) fitShape(shape, box);
   // A task the file did not draw was imported at the shapeless default; moved since, it gets drawn.

@@ -4,6 +4,7 @@
  */
 import { BPMN_TASK_KINDS } from '#shared/domain/node-kinds/task.ts';
 import { withoutControlCharacters } from '#shared/domain/schema-parts.ts';
+import { toWellFormedText } from '#shared/domain/well-formed-text.ts';
 import type { ModdleElement } from './moddle-elements.ts';
 
 export const TASK_TYPES: readonly string[] = BPMN_TASK_KINDS;
@@ -15,9 +16,15 @@ export function isTaskType(type: string | undefined): type is string {
 }
 
 /**
- * The name a task is imported under: its name with control characters made spaces (names obey the API's
- * rules), trimmed; an unnamed task still needs a readable name, so it gets its id.
+ * A name of the file as the API takes names: control characters made spaces, and a lone surrogate (a
+ * reference such as `&#xD83D;`, half a character) made U+FFFD.
+ */
+export const keepableName = (name: string): string => toWellFormedText(withoutControlCharacters(name));
+
+/**
+ * The name a task is imported under: its keepable name, trimmed; an unnamed task still needs a readable
+ * name, so it gets its id.
  */
 export function importedTaskName(element: ModdleElement): string {
-  return withoutControlCharacters(element.name ?? '').trim() || element.id || '';
+  return keepableName(element.name ?? '').trim() || element.id || '';
 }

@@ -15,6 +15,7 @@ import { COORDINATE_RANGE, EXTENT_RANGE, taskFieldsOf } from '#shared/domain/nod
 import { LIMITS } from '#shared/domain/node-payloads.ts';
 import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import type { Caller } from '#shared/domain/user.ts';
+import { cutText } from '#shared/domain/well-formed-text.ts';
 import { getNode } from './node-reads.ts';
 import { commitToProcess } from './process-changes.ts';
 import {
@@ -90,7 +91,7 @@ function withinRanges(imported: ImportedDiagram): { diagram: ImportedDiagram; ad
   const tasks = imported.tasks.map((task) => {
     const fitted = {
       ...task,
-      name: task.name.slice(0, LIMITS.nameLength),
+      name: cutText(task.name, LIMITS.nameLength),
       topLeftX: clamp(task.topLeftX, COORDINATE_RANGE),
       topLeftY: clamp(task.topLeftY, COORDINATE_RANGE),
       width: clamp(task.width, EXTENT_RANGE),
@@ -102,7 +103,7 @@ function withinRanges(imported: ImportedDiagram): { diagram: ImportedDiagram; ad
         id: task.bpmnElementId,
         name: fitted.name,
         kept: true,
-        reason: `imported with its name cut to ${LIMITS.nameLength} characters or its bounds brought within range`,
+        reason: `imported with its name cut to at most ${LIMITS.nameLength} characters (between characters) or its bounds brought within range`,
       });
     }
     return fitted;

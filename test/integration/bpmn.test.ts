@@ -274,6 +274,30 @@ describe('names and text XML or the API cannot carry', () => {
     expect(exported.text).toContain('d\uFFFDe');
     expect(exported.text).toContain('x:flag="\uFFFD"');
   });
+  it('a long name is cut between characters, and half a character from the file is U+FFFD', async () => {
+    const processId = await newProcess('Surrogates');
+    const xml = `${HEAD}<bpmn:task id="T1" name="${'😀'.repeat(200)}"/><bpmn:task id="T2" name="x&#xD83D;y"/>${TAIL}`;
+    const imported = await importInto(processId, xml);
+    expect(imported.status, imported.text.slice(0, 300)).toBe(200);
+    const [long, half] = imported.body.tasks;
+    expect(long.name).toBe('😀'.repeat(127));
+    expect(half.name).toBe('x\uFFFDy');
+    expect(imported.body.report).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: 'T1', reason: expect.stringMatching(/name cut/) }),
+        expect.objectContaining({ id: 'T2', reason: expect.stringMatching(/lone surrogates/) }),
+      ]),
+    );
+    for (const task of imported.body.tasks) {
+      const sent = await moved(task.nodeId);
+      expect(sent.status, sent.text.slice(0, 300)).toBe(200);
+    }
+    const exported = await exportOf(processId);
+    expect(exported.text).not.toMatch(NOT_XML);
+    const { tasks } = await drawnIn(exported.text);
+    expect(tasks.T1?.name).toBe('😀'.repeat(127));
+    expect(tasks.T2?.name).toBe('x\uFFFDy');
+  });
 });
 
 describe('bad files', () => {
