@@ -4,7 +4,7 @@
  */
 import { BPMN_LIMITS } from '#shared/domain/bpmn-import.ts';
 import { bodyError, ValidationError } from '#shared/domain/errors.ts';
-import { nestingDepth } from './xml-markup.ts';
+import { nestingDepth, scanMarkup } from './xml-markup.ts';
 
 export type BpmnRule =
   | 'xml_doctype'
@@ -18,11 +18,17 @@ export function bpmnRefusal(rule: BpmnRule, message: string): ValidationError {
   return new ValidationError([bodyError('$', rule, message)]);
 }
 
-// A DOCTYPE can declare entities that expand without bound or read local files (XXE); BPMN never needs one.
-const DECLARATION = /<!DOCTYPE|<!ENTITY/i;
-
+/**
+ * A DOCTYPE can declare entities that expand without bound or read local files (XXE); BPMN never needs
+ * one. Any `<!` declaration in the markup (a DOCTYPE, an ENTITY, in any case) is refused; one that is text
+ * of a comment or a CDATA section (`<![CDATA[<!DOCTYPE html>]]>`) is only text, and stays allowed.
+ */
 export function refuseDeclarations(xml: string): void {
-  if (DECLARATION.test(xml)) {
+  let declared = false;
+  scanMarkup(xml, (kind) => {
+    if (kind === 'declaration') declared = true;
+  });
+  if (declared) {
     throw bpmnRefusal('xml_doctype', 'DOCTYPE and entity declarations are not accepted in a BPMN file');
   }
 }

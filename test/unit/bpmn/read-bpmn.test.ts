@@ -36,6 +36,11 @@ ${bpmnFile('<bpmn:process id="P"><bpmn:task id="T" name="&xxe;"/></bpmn:process>
     expect((await refusal(xxe.replace('<!DOCTYPE', '<!doctype'))).rule).toBe('xml_doctype');
     const laughs = '<!ENTITY lol "lol"><bpmn:definitions/>';
     expect((await refusal(laughs)).rule).toBe('xml_doctype');
+    // After a comment or the root's start, a declaration is still one.
+    const afterComment = `<!-- a comment --><!DOCTYPE d [<!ENTITY x "y">]>${bpmnFile('<bpmn:process id="P"/>')}`;
+    expect((await refusal(afterComment)).rule).toBe('xml_doctype');
+    const inside = bpmnFile('<!DOCTYPE d [<!ENTITY x "y">]><bpmn:process id="P"/>');
+    expect((await refusal(inside)).rule).toBe('xml_doctype');
   });
 
   it('text that is not well-formed XML, naming what the parser found', async () => {
@@ -71,6 +76,18 @@ ${bpmnFile('<bpmn:process id="P"><bpmn:task id="T" name="&xxe;"/></bpmn:process>
 });
 
 describe('readBpmn takes', () => {
+  it('a file that mentions a DOCTYPE or an entity declaration only in a comment or a CDATA section', async () => {
+    const imported = await readBpmn(
+      bpmnFile(`<!-- <!ENTITY x "y"> -->
+      <bpmn:process id="P">
+        <bpmn:documentation><![CDATA[Start every page with <!DOCTYPE html>]]></bpmn:documentation>
+        <bpmn:task id="T" name="Write &lt;!DOCTYPE&gt;" vendor:note="a > b"/>
+        <!-- <!DOCTYPE d [<!ENTITY lol "lol">]> -->
+      </bpmn:process>`),
+    );
+    expect(imported.tasks.map((task) => task.name)).toEqual(['Write <!DOCTYPE>']);
+  });
+
   it('the tasks of every process, in order of appearance, with their kinds and rounded bounds', async () => {
     const imported = await readBpmn(
       bpmnFile(`
