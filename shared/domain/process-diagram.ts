@@ -3,17 +3,11 @@
  * of the add-nodes operation (spec §2.3, §4.3) and of the edge operations, and an edge as stored and shown.
  */
 import * as z from 'zod/mini';
+import { DIAGRAM_LIMITS } from './diagram-limits.ts';
 import { coordinateSchema, extentSchema, sequenceNumberSchema } from './node-kinds/task.ts';
 import { named, objectNameSchema, uuidSchema } from './schema-parts.ts';
 
-/** How many tasks one add-nodes call takes, and edges with them; the body may then be up to 1 MiB. */
-export const DIAGRAM_LIMITS = {
-  tasksPerCall: 1000,
-  edgesPerCall: 2000,
-  /** Edges one call of the edge operation adds (one transaction with the process). */
-  edgesPerEdgeCall: 90,
-  addNodesBodyBytes: 1024 * 1024,
-} as const;
+export { DIAGRAM_LIMITS };
 
 export const pointSchema = named(z.strictObject({ x: coordinateSchema, y: coordinateSchema }), 'PortPoint');
 

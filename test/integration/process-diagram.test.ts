@@ -5,7 +5,7 @@
  */
 import { paginateScan } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { chain, createOfType, taskNodes } from './helpers/library.ts';
+import { chain, createNode, createOfType, taskNodes } from './helpers/library.ts';
 import { createUser, grant, PASSWORD } from './helpers/personas.ts';
 import { type ApiClient, type TestStack, tableClient, withAdminSession } from './helpers/test-stack.ts';
 
@@ -409,6 +409,31 @@ describe('more tasks than one transaction holds', () => {
       (await api.call('GET', `/api/v1/list/${process.nodeId}?pageSize=1`, { token })).body.totalRecords,
     ).toBe(500);
     expect((await api.call('GET', `/api/v1/items/${added.body[250].nodeId}`, { token })).status).toBe(200);
+  });
+
+  it('a process holds at most 1,500 tasks, however they are added', async () => {
+    const process = await newProcess('Full');
+    const tasks = (count: number, prefix: string) =>
+      Array.from({ length: count }, (_, i) => ({ editId: `${prefix}${i}` }));
+    expect((await addNodes(process.nodeId, taskNodes(tasks(1000, 'x')))).status).toBe(200);
+    const over = await addNodes(process.nodeId, taskNodes(tasks(501, 'y')));
+    expect([over.status, over.body.code]).toEqual([409, 'TOO_MANY_TASKS']);
+    expect((await addNodes(process.nodeId, taskNodes(tasks(500, 'y')))).status).toBe(200);
+    const oneMore = await createNode(api, token, {
+      '@type': 'TaskNode',
+      nodeType: 'TASK',
+      name: 'One too many',
+      parent: { nodeId: process.nodeId },
+    }).catch((error: Error) => error.message);
+    expect(oneMore).toMatch(/409.*TOO_MANY_TASKS/);
+    const read = await diagram(process.nodeId);
+    expect(read.tasks).toHaveLength(1500);
+    // Still one answer, and still published whole.
+    const published = await api.call('POST', `/api/v1/items/${process.nodeId}/publish`, {
+      token,
+      body: { nodeVersionId: read.nodeVersionId },
+    });
+    expect(published.status, published.text.slice(0, 300)).toBe(200);
   });
 
   it('a batch that fails midway shows nothing, and leaves nothing behind', async () => {

@@ -1,5 +1,6 @@
 /** Objects of every type: create, update, delete (their retrieves: node-reads.ts). */
 import { FILE_PREFIX } from '#shared/data/storage-layout.ts';
+import { DIAGRAM_LIMITS } from '#shared/domain/diagram-limits.ts';
 import { baseElementSchema } from '#shared/domain/node.ts';
 import { deletedNodesSchema } from '#shared/domain/node-elements.ts';
 import {
@@ -29,6 +30,9 @@ export const createNode = defineOperation({
     403: problem('Not permitted (environments: system administrators only)'),
     404: problem(
       'PARENT_NOT_FOUND: no such parent (or not visible to the caller), or it is being deleted or was deleted meanwhile',
+    ),
+    409: problem(
+      `TOO_MANY_TASKS: a task under a process that holds ${DIAGRAM_LIMITS.tasksPerProcess} tasks already`,
     ),
   },
 });

@@ -18,6 +18,10 @@ const NOT_EDITABLE = problem('Needs the editor role on the process');
 const NO_PROCESS = problem('No such process (or not visible to the caller)');
 const PROCESS_PATH = `${API_PREFIX}/process/processes/{processId}`;
 
+const TOO_MANY_TASKS = problem(
+  `TOO_MANY_TASKS: the process would hold more than ${DIAGRAM_LIMITS.tasksPerProcess} tasks`,
+);
+
 export const addProcessNodes = defineOperation({
   name: 'addProcessNodes',
   idempotent: true,
@@ -43,6 +47,7 @@ export const addProcessNodes = defineOperation({
     400: problem('Invalid tasks or edges (each bad field named), or `process` is not a PROCESS'),
     403: NOT_EDITABLE,
     404: NO_PROCESS,
+    409: TOO_MANY_TASKS,
   },
 });
 
@@ -139,6 +144,6 @@ export const importBpmn = defineOperation({
     ),
     403: NOT_EDITABLE,
     404: NO_PROCESS,
-    409: problem('PROCESS_NOT_EMPTY: the process has tasks already'),
+    409: problem(`PROCESS_NOT_EMPTY: the process has tasks already. ${TOO_MANY_TASKS.description}`),
   },
 });
