@@ -7,7 +7,7 @@ import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import { type TrashEntry, trashEntries, trashedChildren } from './entities/nodes.ts';
 import { edges, storedEdge } from './entities/process-diagrams.ts';
 import type { Item } from './entity.ts';
-import { queryPage } from './keyed-pages.ts';
+import { positionOf, queryPage } from './keyed-pages.ts';
 import {
   nodeKey,
   TRASH_PARTITION,
@@ -35,16 +35,17 @@ export async function findTrashEntry(rootId: string, nowMs: number): Promise<Tra
   return entry.expiresAtEpoch * 1000 > nowMs ? entry : null;
 }
 
-/** A page of the trash, newest first (expired entries that TTL has not removed yet are left out). */
+const TRASH_PAGES = { partition: TRASH_PARTITION, descending: true };
+
+/**
+ * A page of the trash, newest first (expired entries that TTL has not removed yet are left out), each
+ * entry with the position just after it: a list that leaves some out resumes after one it showed.
+ */
 export async function trashPage(limit: number, after: string | undefined, nowMs: number) {
-  const page = await queryPage(
-    { partition: TRASH_PARTITION, descending: true },
-    limit,
-    after ? { after } : {},
-  );
+  const page = await queryPage(TRASH_PAGES, limit, after ? { after } : {});
   const entries = page.items
-    .map((item) => trashEntries.fromItem(item))
-    .filter((e) => e.expiresAtEpoch * 1000 > nowMs);
+    .map((item) => ({ entry: trashEntries.fromItem(item), position: positionOf(item, TRASH_PAGES) }))
+    .filter(({ entry }) => entry.expiresAtEpoch * 1000 > nowMs);
   return { entries, ...(page.next ? { next: page.next } : {}) };
 }
 

@@ -334,7 +334,7 @@ export async function relationsOf(
     `relations ${nodeId} ${query.direction ?? ''} ${query.relation ?? ''}`,
     'relation',
     query,
-    async (limit, after) => {
+    async (limit, after, readSize) => {
       const resume = after === undefined ? undefined : resumePosition(after);
       const started = resume?.given
         ? await itemAt(partitionQuery, resume.item).then(async (item) =>
@@ -344,12 +344,22 @@ export async function relationsOf(
       // One item more than the page needs: whether more follow is then known (a total that only grows).
       const page =
         started.length <= limit
-          ? await queryPage(partitionQuery, limit - started.length + 1, resume ? { after: resume.item } : {})
+          ? await queryPage(
+              partitionQuery,
+              readSize - started.length + 1,
+              resume ? { after: resume.item } : {},
+            )
           : undefined;
       const all = [...started, ...(page ? await placed(page.items) : [])];
       const taken = all.slice(0, limit);
-      const next = all.length > limit || !page ? taken.at(-1)?.position : page.next;
-      return { results: taken.map((entry) => entry.view), ...(next ? { next } : {}) };
+      const afterLast = taken.at(-1)?.position;
+      // page.next may be a link to an end the caller may not read: only reading on starts there.
+      const next = all.length > limit || !page ? afterLast : page.next;
+      return {
+        results: taken.map((entry) => entry.view),
+        ...(next ? { next } : {}),
+        ...(afterLast ? { afterLast } : {}),
+      };
     },
   );
 }

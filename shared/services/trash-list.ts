@@ -26,10 +26,18 @@ export function listTrash(caller: Caller, query: CursorRequest) {
     'trash',
     'deletedAt',
     query,
-    async (limit, after) => {
-      const page = await trashPage(limit, after, Date.now());
-      const mine = page.entries.filter((entry) => can(caller, entry, 'delete'));
-      return { results: mine.map(toTrashElement), ...(page.next ? { next: page.next } : {}) };
+    async (limit, after, readSize) => {
+      const page = await trashPage(readSize, after, Date.now());
+      const visible = page.entries.filter(({ entry }) => can(caller, entry, 'delete'));
+      const mine = visible.slice(0, limit);
+      const afterLast = mine.at(-1)?.position;
+      // page.next may be the subtree of another environment: only reading on starts there.
+      const next = visible.length > limit ? afterLast : page.next;
+      return {
+        results: mine.map(({ entry }) => toTrashElement(entry)),
+        ...(next ? { next } : {}),
+        ...(afterLast ? { afterLast } : {}),
+      };
     },
     'DESC',
   );

@@ -409,6 +409,65 @@ describe('permissions', () => {
       404,
     );
   });
+  it("walks a reader's relations by cursor without any cursor naming an end the reader may not read", async () => {
+    const otherEnv = (
+      await createNode(api, admin, {
+        '@type': 'NodeElement',
+        nodeType: 'ENVIRONMENT',
+        name: `Hidden ${Date.now()}`,
+      })
+    ).nodeId as string;
+    const hiddenSet = (await createOfType(api, admin, otherEnv, 'DOCUMENT_SET', 'Hidden documents')).nodeId;
+    const hiddenDocument = async (i: number) =>
+      (
+        await createNode(api, admin, {
+          '@type': 'Document',
+          nodeType: 'DOCUMENT',
+          name: `Hidden ${i}`,
+          documentType: 'URL',
+          url: 'https://example.com/hidden',
+          parent: { nodeId: hiddenSet },
+        })
+      ).nodeId as string;
+    const anchor = await newDocument('Anchor');
+    const visible = [await newDocument('Visible 1'), await newDocument('Visible 2')];
+    // More hidden ends than five reads of a page of one take: a page with nothing yet reads on.
+    const hidden: string[] = [];
+    for (let i = 0; i < 11; i++) hidden.push(await hiddenDocument(i));
+    for (const other of [...visible, ...hidden]) {
+      expect((await link(anchor, 'relatesTo', other)).status).toBe(200);
+      expect((await link(other, 'relatesTo', anchor)).status).toBe(200);
+    }
+    const reader = await createUser(api, admin, `walker-${Date.now()}`);
+    await grant(api, admin, env, reader, 'READER');
+    const readerToken = await api.login((await userName(reader)) as string, PASSWORD);
+
+    for (const direction of ['out', 'in']) {
+      for (const pageSize of [1, 2]) {
+        const walked: string[] = [];
+        let cursor: string | null = null;
+        let last: any;
+        do {
+          last = await api.call(
+            'GET',
+            `/api/v1/items/${anchor}/relations?direction=${direction}&pageSize=${pageSize}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+            { token: readerToken },
+          );
+          expect(last.status).toBe(200);
+          walked.push(...last.body.results.map((r: { other: { id: string } }) => r.other.id));
+          cursor = last.body.nextCursor;
+          if (cursor) {
+            // A page is empty only at the end, and its cursor names nothing hidden (decoded, as anyone can).
+            expect(last.body.results.length).toBeGreaterThan(0);
+            const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
+            for (const id of hidden) expect(decoded, `${direction}, pageSize ${pageSize}`).not.toContain(id);
+          }
+        } while (cursor);
+        expect(walked, `${direction}, pageSize ${pageSize}`).toEqual([...visible].sort());
+        expect(last.body).toMatchObject({ totalRecords: 2, totalRecordsExact: true });
+      }
+    }
+  });
 });
 
 async function userName(principalId: string): Promise<string | undefined> {

@@ -137,6 +137,44 @@ describe('the trash', () => {
     expect(await childrenTotal(inner)).toBe(1);
   });
 
+  it("walks an environment admin's trash by cursor without any cursor naming another environment's subtree", async () => {
+    const otherEnvironment = (
+      await createNode(api, token, { '@type': 'NodeElement', nodeType: 'ENVIRONMENT', name: 'Elsewhere' })
+    ).nodeId as string;
+    const deletedFolder = async (parentId: string, name: string) => {
+      const nodeId = (await createNode(api, token, folder(parentId, name))).nodeId as string;
+      expect((await remove(nodeId)).status).toBe(200);
+      return nodeId;
+    };
+    // Newest first: one of ours, more of the other environment than five reads of a page of one take, one of ours.
+    const older = await deletedFolder(environmentId, 'Ours, older');
+    const hidden: string[] = [];
+    for (let i = 0; i < 6; i++) hidden.push(await deletedFolder(otherEnvironment, `Theirs ${i}`));
+    const newer = await deletedFolder(environmentId, 'Ours, newer');
+
+    const adminId = await createUser(api, token, 'trash-walker');
+    await grant(api, token, environmentId, adminId, 'ENVIRONMENT_ADMIN');
+    const walker = await api.login('trash-walker', PASSWORD);
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await api.call(
+        'GET',
+        `/api/v1/trash?pageSize=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { token: walker },
+      );
+      expect(page.status).toBe(200);
+      walked.push(...page.body.results.map((e: { nodeId: string }) => e.nodeId));
+      cursor = page.body.nextCursor;
+      if (cursor) {
+        const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
+        for (const id of hidden) expect(decoded).not.toContain(id);
+      }
+    } while (cursor);
+    expect(walked.slice(0, 2)).toEqual([newer, older]);
+    for (const id of hidden) expect(walked).not.toContain(id);
+  });
+
   it('a restored published object is its next draft, and its published copy is as it was', async () => {
     const parent = (await createNode(api, token, folder(environmentId, 'Published then deleted'))).nodeId;
     const document = await createNode(api, token, urlDocument(parent, 'Policy'));
