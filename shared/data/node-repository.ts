@@ -5,7 +5,7 @@
 import type { ListedNode } from '#shared/domain/list-element.ts';
 import type { Node } from '#shared/domain/node.ts';
 import { committedAmong } from './diagram-batches.ts';
-import { childLinks, listedNodes, nodes } from './entities/nodes.ts';
+import { childLinks, listedNodes, nodes, type ParentNode, parentNodes } from './entities/nodes.ts';
 import { CHILD_LINK_PREFIX, type NodeCopy, nodeKey } from './keys.ts';
 import { type NodeCounts, readNodeItemAndCounts } from './node-counts.ts';
 import { batchGetItems, getItem, queryAll } from './reads.ts';
@@ -83,6 +83,14 @@ export function findListedNodes(nodeIds: string[], options: CopyReads = {}): Pro
   return readCopies(nodeIds, options, {
     fromItem: listedNodes.fromItem,
     attributes: listedNodes.attributes(),
+  });
+}
+
+/** Many nodes as a list names them as parents, with where they sit (only those attributes are read). */
+export function findParentNodes(nodeIds: string[], options: CopyReads = {}): Promise<ParentNode[]> {
+  return readCopies(nodeIds, options, {
+    fromItem: parentNodes.fromItem,
+    attributes: parentNodes.attributes(),
   });
 }
 

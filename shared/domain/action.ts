@@ -1,6 +1,7 @@
 /** Actions (spec §2.6): tasks assigned to a user about an object, e.g. a training on a process. */
 import * as z from 'zod/mini';
-import { nameElementSchema } from './node.ts';
+import { type Node, nameElementSchema } from './node.ts';
+import { canReadParentOf } from './permissions.ts';
 import {
   calendarDateSchema,
   named,
@@ -67,11 +68,20 @@ export function principalSeenBy(viewer: Caller, principal: Principal): Principal
   return { ...principal, email: null, phone: null };
 }
 
-/** The action as `viewer` sees it, with links under `apiBase` (this installation's /api/v1 address). */
-export function actionSeenBy(action: StoredAction, viewer: Caller, apiBase: string): Action {
+/**
+ * The action as `viewer` sees it, with links under `apiBase` (this installation's /api/v1 address). Its
+ * object's parent is named only to a viewer who may read it (told by where `target`, the object, sits).
+ */
+export function actionSeenBy(
+  action: StoredAction,
+  viewer: Caller,
+  apiBase: string,
+  target: Pick<Node, 'parentId' | 'ancestorIds'>,
+): Action {
   const { targetAncestorIds: _placement, ...fields } = action;
   return {
     ...fields,
+    parent: canReadParentOf(viewer, target) ? action.parent : null,
     actionUrl: `${apiBase}/admin/actions/${action.actionId}`,
     targetUrl: `${apiBase}/items/${action.targetNode.nodeId}`,
     sentBy: principalSeenBy(viewer, action.sentBy),

@@ -35,3 +35,13 @@ export function can(caller: Caller, node: Placed, permission: Permission): boole
   if (caller.systemAdmin) return true;
   return rolesOn(caller, node).some((role) => ROLE_PERMISSIONS[role].includes(permission));
 }
+
+/**
+ * Whether the caller may read the parent of `node` (a node they may read), told by the node's own
+ * ancestors (the parent is the last of them), without reading the parent: an answer that names the parent
+ * names it only then, as a role granted below it does not reveal what lies above.
+ */
+export function canReadParentOf(caller: Caller, node: Pick<Node, 'parentId' | 'ancestorIds'>): boolean {
+  if (!node.parentId) return false;
+  return can(caller, { nodeId: node.parentId, ancestorIds: node.ancestorIds.slice(0, -1) }, 'read');
+}

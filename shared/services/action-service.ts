@@ -120,7 +120,7 @@ export async function assignActions(
     }),
   );
   await createActions(actions);
-  return (await withTargetVersions(actions)).map((action) => actionSeenBy(action, caller, apiBase));
+  return (await withTargetVersions(actions)).map((action) => actionSeenBy(action, caller, apiBase, target));
 }
 
 /**
@@ -146,13 +146,13 @@ export async function myActions(
   const indexed = (await listActionsOf(caller.principal.principalId)).filter(due);
   const matching = (await current(indexed)).filter((a) => !query.status || a.status === query.status);
   const targetIds = [...new Set(matching.map((a) => a.targetNode.nodeId))];
-  const readable = new Set(
+  const readable = new Map(
     (targetIds.length > 0 ? await findNodes(targetIds, { consistent: false }) : [])
       .filter((node) => !node.deleted && can(caller, node, 'read'))
-      .map((node) => node.nodeId),
+      .map((node) => [node.nodeId, node]),
   );
   const actions = (await withTargetVersions(matching.filter((a) => readable.has(a.targetNode.nodeId)))).map(
-    (a) => actionSeenBy(a, caller, apiBase),
+    (a) => actionSeenBy(a, caller, apiBase, readable.get(a.targetNode.nodeId) as Node),
   );
   return pageOf(actions, 'dueDate', query);
 }
@@ -177,10 +177,10 @@ export async function getAction(caller: Caller, actionId: string, apiBase: strin
   const action = await findAction(actionId);
   if (!action) throw actionNotFound(actionId);
   const me = caller.principal.principalId;
-  const seen = async () =>
-    actionSeenBy((await withTargetVersions([action]))[0] as StoredAction, caller, apiBase);
   const target = await readableTarget(caller, action);
   if (!target) throw actionNotFound(actionId);
+  const seen = async () =>
+    actionSeenBy((await withTargetVersions([action]))[0] as StoredAction, caller, apiBase, target);
   const mine = action.user.principalId === me || action.sentBy.principalId === me;
   if (mine || can(caller, target, 'publish')) return seen();
   throw actionNotFound(actionId);
@@ -189,12 +189,11 @@ export async function getAction(caller: Caller, actionId: string, apiBase: strin
 /** The assignee marks their action done, while they can read its object (as they see it: getAction). */
 export async function completeAction(caller: Caller, actionId: string, apiBase: string): Promise<Action> {
   const action = await findAction(actionId);
-  if (
-    !action ||
-    action.user.principalId !== caller.principal.principalId ||
-    !(await readableTarget(caller, action))
-  )
-    throw actionNotFound(actionId);
+  const target =
+    action && action.user.principalId === caller.principal.principalId
+      ? await readableTarget(caller, action)
+      : null;
+  if (!action || !target) throw actionNotFound(actionId);
   if (action.status === 'DONE') throw new ConflictError('ACTION_DONE', 'This action is already done');
   const done: StoredAction = {
     ...action,
@@ -203,5 +202,5 @@ export async function completeAction(caller: Caller, actionId: string, apiBase: 
     nodeVersionId: newId(),
   };
   await saveAction(done, action.nodeVersionId);
-  return actionSeenBy((await withTargetVersions([done]))[0] as StoredAction, caller, apiBase);
+  return actionSeenBy((await withTargetVersions([done]))[0] as StoredAction, caller, apiBase, target);
 }

@@ -28,7 +28,7 @@ import {
   skippableByCount,
 } from '#shared/data/list-repository.ts';
 import { type NodeCounts, readCounts, sumCounts } from '#shared/data/node-counts.ts';
-import { findListedNodes, findNodeWithCounts } from '#shared/data/node-repository.ts';
+import { findNodeWithCounts, findParentNodes } from '#shared/data/node-repository.ts';
 import { readRelationCountsOf } from '#shared/data/relation-repository.ts';
 import { NotFoundError, ValidationError } from '#shared/domain/errors.ts';
 import {
@@ -291,13 +291,17 @@ async function collectPage(
 /**
  * The listed objects' parents, for `parent` { nodeId, name, nodeType }: one read per distinct parent (at
  * most pageSize; names need no strong consistency). Parents known from the index entries are read as soon
- * as the entries are, beside the objects themselves, not after them.
+ * as the entries are, beside the objects themselves, not after them. A parent the caller may not read (a
+ * role granted below it) is not named: its element's parent is null, as for an environment.
  */
 class ParentNames {
-  private readonly reads = new Map<string, Promise<ListedNode | undefined>>();
+  private readonly reads = new Map<string, Promise<Placed | undefined>>();
 
   /** `known`: a parent already being read (a folder whose children are listed). */
-  constructor(known?: { nodeId: string; read: Promise<ListedNode | undefined> }) {
+  constructor(
+    private readonly caller: Caller,
+    known?: { nodeId: string; read: Promise<Placed | undefined> },
+  ) {
     if (known) this.reads.set(known.nodeId, known.read);
   }
 
@@ -305,7 +309,7 @@ class ParentNames {
   prefetch(parentIds: readonly (string | null)[]): void {
     const missing = [...new Set(parentIds)].filter((id): id is string => id !== null && !this.reads.has(id));
     if (missing.length === 0) return;
-    const read = findListedNodes(missing, { consistent: false });
+    const read = findParentNodes(missing, { consistent: false });
     for (const id of missing) {
       // Awaited by of(), unless the page failed first.
       this.reads.set(id, awaitedLater(read.then((nodes) => nodes.find((node) => node.nodeId === id))));
@@ -318,13 +322,16 @@ class ParentNames {
     const parents = await Promise.all(ids.map((id) => this.reads.get(id)));
     return new Map(
       parents.flatMap((parent) =>
-        parent
+        parent && can(this.caller, parent, 'read')
           ? [[parent.nodeId, { nodeId: parent.nodeId, name: parent.name, nodeType: parent.nodeType }]]
           : [],
       ),
     );
   }
 }
+
+/** A parent as ParentNames names it: its name, and where it sits (who may read it). */
+type Placed = Pick<Node, 'nodeId' | 'name' | 'nodeType' | 'ancestorIds'>;
 
 type FolderAndCounts = Awaited<ReturnType<typeof findNodeWithCounts>>;
 type Held = Awaited<ReturnType<typeof responsibilitiesOfPrincipal>>;
@@ -434,6 +441,7 @@ export async function listObjects(
   // The caller's responsibilities and the parent (with the right to read it) do not depend on the page:
   // read beside it, and the page is answered only once the parent may be read.
   const parentNames = new ParentNames(
+    caller,
     target.kind === 'children' ? { nodeId: target.parentId, read: parentRead } : undefined,
   );
   const [collected, countedTotal, held, current] = await Promise.all([
@@ -515,6 +523,7 @@ async function relatedList(
   let knownParent: Node | undefined;
   if (target.kind === 'children') knownParent = await childrenSource(caller, target.parentId, p).parent;
   const parentNames = new ParentNames(
+    caller,
     knownParent ? { nodeId: knownParent.nodeId, read: Promise.resolve(knownParent) } : undefined,
   );
   const inScope = (node: Node) =>

@@ -8,6 +8,7 @@ import { NotFoundError } from '#shared/domain/errors.ts';
 import type { Node } from '#shared/domain/node.ts';
 import { type TypedElement, toTypedElement } from '#shared/domain/node-elements.ts';
 import { kindOf } from '#shared/domain/node-types.ts';
+import { canReadParentOf } from '#shared/domain/permissions.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { getNode } from './node-reads.ts';
 import { diagramOf, edgeView, publishedDiagramOf } from './process-diagram-service.ts';
@@ -29,7 +30,8 @@ export async function getTypedNode(
   const { childLists } = kindOf(node.nodeType);
   const isProcess = node.nodeType === 'PROCESS';
   const [parent, children, published, relationSummary] = await Promise.all([
-    node.parentId ? findNode(node.parentId) : null,
+    // A parent the caller may not read (a role granted below it) is not named, nor read.
+    canReadParentOf(caller, node) ? findNode(node.parentId as string) : null,
     // draft=false: the published versions of the children; a process's, those of its published diagram.
     childLists.length > 0 && (draft || !isProcess)
       ? findLiveChildren(node.nodeId, draft ? 'DRAFT' : 'PUBLISHED')

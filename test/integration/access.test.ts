@@ -667,4 +667,49 @@ describe('what each caller sees', () => {
       (await api.call('POST', '/api/v1/items', { token, body: folder(world.envA, 'Not mine') })).status,
     ).toBe(404);
   });
+
+  it('never names a parent the caller may not read: lists and actions show it as null', async () => {
+    const top = (await createNode(api, admin(), folder(world.envA, 'Board - Layoff plans 2027'))).nodeId;
+    const shared = (await createNode(api, admin(), folder(top, 'Shared minutes'))).nodeId;
+    const minutes = (await createNode(api, admin(), urlDocument(shared, 'Minutes'))).nodeId;
+    const direct = (await createNode(api, admin(), folder(world.envA, 'Granted on its own'))).nodeId;
+    const username = 'subfolder-reader';
+    const principalId = await createUser(api, admin(), username);
+    await grant(api, admin(), shared, principalId, 'READER');
+    await grant(api, admin(), direct, principalId, 'READER');
+    const token = await api.login(username, PASSWORD);
+    expect((await api.call('GET', `/api/v1/items/${top}`, { token })).status).toBe(404);
+    expect((await api.call('GET', `/api/v1/items/${world.envA}`, { token })).status).toBe(404);
+
+    const everything = await api.call('GET', '/api/v1/list?pageSize=1000', { token });
+    expect(everything.status).toBe(200);
+    const parentOf = (id: string) =>
+      everything.body.results.find((e: { nodeId: string }) => e.nodeId === id)?.parent;
+    expect(parentOf(shared)).toBeNull();
+    expect(parentOf(direct)).toBeNull();
+    expect(parentOf(minutes)).toEqual({ nodeId: shared, name: 'Shared minutes', nodeType: 'DOCUMENT_SET' });
+    expect(everything.text).not.toContain('Layoff');
+    expect(everything.text).not.toContain(top);
+    // A folder's children: their parent is that folder, which the caller reads.
+    const children = await api.call('GET', `/api/v1/list/${shared}`, { token });
+    expect(children.body.results.map((e: { parent: unknown }) => e.parent)).toEqual([
+      { nodeId: shared, name: 'Shared minutes', nodeType: 'DOCUMENT_SET' },
+    ]);
+
+    // An action on the folder: its assignee is not told what it sits in; the system administrator is.
+    const assigned = await api.call('POST', '/api/v1/admin/actions', {
+      token: admin(),
+      body: { actionType: 'REVIEW', targetNodeId: shared, users: [principalId], dueDate: '2031-01-31' },
+    });
+    expect(assigned.status, assigned.text).toBe(201);
+    expect(assigned.body[0].parent).toMatchObject({ nodeId: top, name: 'Board - Layoff plans 2027' });
+    const actionId = assigned.body[0].actionId as string;
+    const mine = await api.call('GET', '/api/v1/users/me/actions', { token });
+    expect(mine.body.results.map((a: { parent: unknown }) => a.parent)).toEqual([null]);
+    const one = await api.call('GET', `/api/v1/admin/actions/${actionId}`, { token });
+    expect(one.body.parent).toBeNull();
+    const done = await api.call('POST', `/api/v1/users/me/actions/${actionId}/done`, { token });
+    expect(done.body.parent).toBeNull();
+    expect(`${mine.text}${one.text}${done.text}`).not.toContain('Layoff');
+  });
 });

@@ -51,6 +51,26 @@ export const listedNodes = {
   fromItem: (item: Record<string, unknown>): ListedNode => listedSchema().parse(item),
 };
 
+const makeParentSchema = () =>
+  z.pick(nodeSchema, {
+    nodeId: true,
+    name: true,
+    nodeType: true,
+    parentId: true,
+    ancestorIds: true,
+    batchId: true,
+  });
+let parentNodeSchema: ReturnType<typeof makeParentSchema> | undefined;
+const parentSchema = () => (parentNodeSchema ??= makeParentSchema());
+/** A node as a list element names it as a parent, with where it sits: whether the caller may read it. */
+export type ParentNode = z.output<ReturnType<typeof makeParentSchema>>;
+
+/** A node's copy as a list reads it as a parent (a projection of those attributes). */
+export const parentNodes = {
+  attributes: (): readonly string[] => Object.keys(parentSchema().shape),
+  fromItem: (item: Record<string, unknown>): ParentNode => parentSchema().parse(item),
+};
+
 /** A version of a node as it was written (its version history); never in a list index. */
 export const nodeVersions = defineEntity({
   name: 'NodeVersion',
