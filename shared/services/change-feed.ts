@@ -48,6 +48,16 @@ function decodeCursor(cursor: string): string {
   throw notACursor();
 }
 
+/**
+ * A position past a change without its id, which names its object (`<eventID>:<objectId>`): just past
+ * every change of that write at that moment (`~` sorts after any id). A write's changes are stamped a
+ * microsecond apart, so none of them, nor any other write's, is passed over unseen.
+ */
+function unnamed(position: string): string {
+  const object = position.indexOf(':', position.indexOf('#'));
+  return position.includes('#') && object >= 0 ? `${position.slice(0, object + 1)}~` : position;
+}
+
 /** A recorded change as the feed shows it (and a webhook's message carries it), as `kind`. */
 export function changeView(change: StoredChange, kind: Change['kind'] = change.kind): Change {
   const { ancestorIds: _ancestors, previousAncestorIds: _previous, target: _target, ...shown } = change;
@@ -123,9 +133,12 @@ export async function changesFor(caller: Caller, query: ChangesQuery, now = Date
     after < horizon
       ? await readChangeRange({ after, before: horizon, limit })
       : { changes: [], position: after, more: false };
+  const seen = range.changes.map((change) => asSeenBy(caller, change));
+  // While more follow, the position is the page's last change: one the caller does not see is not named.
+  const hiddenLast = range.more && seen.length > 0 && seen.at(-1) === undefined;
   return {
-    changes: range.changes.flatMap((change) => asSeenBy(caller, change) ?? []),
-    cursor: encodeCursor(range.position),
+    changes: seen.flatMap((change) => change ?? []),
+    cursor: encodeCursor(hiddenLast ? unnamed(range.position) : range.position),
     hasMore: range.more,
     // A time as the API shows times (milliseconds), for `since`.
     settledUntil,

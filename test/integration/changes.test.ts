@@ -325,6 +325,37 @@ describe('the change feed', () => {
     expect((await peers(admin)).map((c) => c.kind)).toEqual(['GRANTED']);
   });
 
+  it('gives a reader cursors that name none of the objects it may not read, and skips none it may', async () => {
+    const mine = await createNode(api, admin, folder(env, 'Cursor: readable'));
+    const theirs = await createNode(api, admin, processFolder(env, 'Cursor: hidden'));
+    const process = await createNode(api, admin, processIn(theirs.nodeId, 'Cursor: hidden process'));
+    const readerId = await createUser(api, admin, 'feed-cursor-reader');
+    await grant(api, admin, mine.nodeId, readerId, 'READER');
+    await settled();
+    const reader = await api.login('feed-cursor-reader', PASSWORD);
+    let cursor = (await follow(reader)).cursor;
+    // A diagram change too large for one transaction: its changes' ids name each task and edge.
+    const added = await api.call('POST', `/api/v1/process/nodes?process=${process.nodeId}&draft=true`, {
+      token: admin,
+      body: chain(60, 'h'),
+    });
+    expect(added.status, added.text).toBe(200);
+    const hidden = (added.body as { nodeId: string }[]).map((task) => task.nodeId);
+    const shown = await createNode(api, admin, urlDocument(mine.nodeId, 'Shown'));
+    await settled();
+    const seen: string[] = [];
+    for (;;) {
+      const page = await api.call('GET', `/api/v1/changes?pageSize=1&cursor=${cursor}`, { token: reader });
+      expect(page.status, page.text).toBe(200);
+      seen.push(...page.body.changes.map((c: Change) => c.nodeId));
+      cursor = page.body.cursor as string;
+      const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
+      for (const id of hidden) expect(decoded).not.toContain(id);
+      if (!page.body.hasMore) break;
+    }
+    expect(seen).toEqual([shown.nodeId]);
+  });
+
   it('shows a reader a link only when it may read both ends, as the relations list does', async () => {
     const processes = await createNode(api, admin, processFolder(env, 'Shared processes'));
     const process = await createNode(api, admin, processIn(processes.nodeId, 'Documented process'));
