@@ -96,7 +96,7 @@ function parameters(contract: OperationDeclaration, route: Route) {
   };
   const request = requestContract(contract);
   add(request.path, 'path');
-  add(request.query, 'query');
+  add(route.query ?? request.query, 'query');
   return params;
 }
 

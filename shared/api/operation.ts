@@ -64,6 +64,8 @@ export interface RouteDeclaration {
   /** Tag and summary in the reference when they differ from the operation's (per-type routes). */
   tag?: string;
   summary?: string;
+  /** The query parameters the reference shows, when the route takes fewer than its operation's. */
+  query?: z.ZodMiniType;
 }
 
 export interface ResponseContract {

@@ -24,6 +24,13 @@ const nodeTypeList = z.pipe(
   z.transform((list) => [...new Set(list.split(','))]),
 );
 
+/** The maturity list (one row per facet) takes paging only. */
+const pagingQuerySchema = z.strictObject({
+  pageSize: z.optional(positiveIntParam(MAX_PAGE_SIZE)),
+  currentPage: z.optional(positiveIntParam(1_000_000)),
+  cursor: z.optional(cursorParam),
+});
+
 const listQuerySchema = z.strictObject({
   pageSize: z.optional(positiveIntParam(MAX_PAGE_SIZE)),
   currentPage: z.optional(positiveIntParam(1_000_000)),
@@ -65,6 +72,7 @@ export const listNodes = defineOperation({
       id: `list${camel(typed.path)}`,
       tag: typed.tag,
       summary: `List ${typed.label}`,
+      ...(typed.kind === 'maturity' ? { query: pagingQuerySchema } : {}),
     })),
   ],
   access: authenticated('read'),

@@ -72,6 +72,12 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('documents only the paging parameters for the maturity list, which refuses any other', () => {
+    const maturity = operations().find(({ path }) => path === '/api/v1/governance/maturity-list');
+    const names = (maturity?.op as { parameters?: { name: string }[] }).parameters?.map((p) => p.name);
+    expect(names).toEqual(['pageSize', 'currentPage', 'cursor']);
+  });
+
   it('documents every media type a BPMN import takes', () => {
     const imports = operations().find(({ path, method }) => method === 'post' && path.endsWith('/bpmn'));
     expect(Object.keys(imports?.op.requestBody?.content ?? {})).toEqual([
