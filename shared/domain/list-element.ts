@@ -9,6 +9,7 @@ import {
   responsibilitiesSchema,
 } from './relations.ts';
 import { countSchema, named, nullableString, pageOf } from './schema-parts.ts';
+import { cutText } from './well-formed-text.ts';
 
 /**
  * An object as a list reads it (a projection of its stored copy): everything a list element, an analyzer
@@ -53,11 +54,22 @@ export type ListPage<E = ListElement> = Omit<z.output<typeof listPageSchema>, 'r
 
 const SHORT_DESCRIPTION_LENGTH = 200;
 
+/** A character from its decimal or hex reference, unless it names none a text may hold (a surrogate). */
+function referenced(code: number, reference: string): string {
+  return code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : reference;
+}
+
 /** Plain text of an HTML description, collapsed and cut to a short summary. */
 export function shortDescriptionOf(html: string | null): string | null {
   if (!html) return null;
   const text = html
+    // What scripts and style sheets hold is not text a reader sees.
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
     .replace(/<[^>]*>/g, ' ')
+    .replace(/&#(\d{1,7});/g, (reference, digits: string) => referenced(Number(digits), reference))
+    .replace(/&#x([0-9a-f]{1,6});/gi, (reference, hex: string) =>
+      referenced(Number.parseInt(hex, 16), reference),
+    )
     .replace(/&nbsp;/g, ' ')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
@@ -67,7 +79,7 @@ export function shortDescriptionOf(html: string | null): string | null {
     .replace(/\s+/g, ' ')
     .trim();
   if (!text) return null;
-  return text.length > SHORT_DESCRIPTION_LENGTH ? `${text.slice(0, SHORT_DESCRIPTION_LENGTH - 1)}…` : text;
+  return text.length > SHORT_DESCRIPTION_LENGTH ? `${cutText(text, SHORT_DESCRIPTION_LENGTH - 1)}…` : text;
 }
 
 /**
