@@ -33,13 +33,16 @@ export async function attachmentFor(
   const sent = sentFileInfo(fields);
   if (fields.documentType !== 'FILE' || !sent) return null;
   const kept = current && sentFileInfo(current.fields);
-  if (kept?.fileId && kept.uploadIdentifier === sent.uploadIdentifier) {
-    // The update keeps its file (what a retrieved document sends back as it was).
-    return { fileInfo: kept, claim: () => [] };
-  }
+  const keep: Attachment | null = kept?.fileId ? { fileInfo: kept, claim: () => [] } : null;
+  const sameIdentifier = kept?.uploadIdentifier === sent.uploadIdentifier;
+  // A retrieved document sent back as it was names its file's SHA-256: it keeps the file, with no read.
+  if (keep && sameIdentifier && sent.sha256 !== undefined && sent.sha256 === kept?.sha256) return keep;
   const { principalId } = caller.principal;
   const uploadKey = uploadKeyOf(sent.uploadIdentifier);
   const upload = await findUpload(principalId, uploadKey, Date.now());
+  // Under the identifier it has, a document keeps its file unless the caller has uploaded another since
+  // (resumable.js names an upload by the file's size and name, so an edited file often has the same one).
+  if (keep && sameIdentifier && (!upload || upload.state === 'attached')) return keep;
   if (!upload) throw unknownUpload(sent.uploadIdentifier, 'body');
   const file = attachable(upload);
   if (sent.name !== upload.fileName) {

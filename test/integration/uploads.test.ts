@@ -818,6 +818,45 @@ describe('FILE documents over versions', () => {
     expect((await uploadState('v-1')).body.state).toBe('attached');
     expect((await uploadState('v-2')).body.state).toBe('attached');
   });
+
+  it('a new upload under the identifier the document holds replaces its file (resumable.js reuses identifiers)', async () => {
+    await singleChunk('same-id', 'notes.txt', 'notes v1');
+    const created = await api.call('POST', '/api/v1/items', {
+      token,
+      body: fileDocument('same-id', 'notes.txt', 'Notes'),
+    });
+    expect(created.status, created.text).toBe(200);
+    // Without a new upload, the minimal fileInfo keeps the file as the retrieved document does.
+    const retrieved = await api.call('GET', `/api/v1/items/${created.body.nodeId}`, { token });
+    const kept = await api.call('PUT', `/api/v1/items/${created.body.nodeId}`, {
+      token,
+      body: { ...retrieved.body, fileInfo: { uploadIdentifier: 'same-id', name: 'notes.txt' } },
+    });
+    expect(kept.status, kept.text).toBe(200);
+    expect((await download(created.body.nodeId)).text).toBe('notes v1');
+    // The same file edited, same size and name: the same identifier, a new upload.
+    await singleChunk('same-id', 'notes.txt', 'notes v2');
+    const replaced = await api.call('PUT', `/api/v1/items/${created.body.nodeId}`, {
+      token,
+      body: {
+        ...retrieved.body,
+        nodeVersionId: kept.body.nodeVersionId,
+        fileInfo: { uploadIdentifier: 'same-id', name: 'notes.txt' },
+      },
+    });
+    expect(replaced.status, replaced.text).toBe(200);
+    expect((await download(created.body.nodeId)).text).toBe('notes v2');
+    expect((await uploadState('same-id')).body).toMatchObject({ state: 'attached' });
+    // The earlier version keeps the earlier file.
+    const earlier = await api.call(
+      'GET',
+      `/api/v1/items/${created.body.nodeId}/versions/${created.body.nodeVersionId}`,
+      { token },
+    );
+    const now = await api.call('GET', `/api/v1/items/${created.body.nodeId}?detail=true`, { token });
+    expect(earlier.body.fileInfo.size).toBe('notes v1'.length);
+    expect(earlier.body.fileInfo.sha256).not.toBe(now.body.fileInfo.sha256);
+  });
 });
 
 describe('hostile files', () => {
