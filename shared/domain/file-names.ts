@@ -33,6 +33,13 @@ function capped(name: string): string {
   return `${stem}${extension}`;
 }
 
+/**
+ * A multipart form sends every line break of a value as CRLF (the HTML form encoding), where the query
+ * keeps it as it was: both are taken as LF, so a file name with a line break is one name either way (and
+ * the fileInfo.name that repeats it too).
+ */
+export const lineBreaksAsLf = (value: string) => value.replace(/\r\n?/g, '\n');
+
 /** The name a file is stored and shown under. */
 export function storedFileName(raw: string): string {
   // Removal before NFC: a removed mark can leave a letter and its accent side by side, to be composed.

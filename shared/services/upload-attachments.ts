@@ -8,7 +8,7 @@
 import type { NodeWrite } from '#shared/data/node-write-path.ts';
 import { findUpload } from '#shared/data/upload-repository.ts';
 import { BadRequestError, ConflictError } from '#shared/domain/errors.ts';
-import { storedFileName } from '#shared/domain/file-names.ts';
+import { lineBreaksAsLf, storedFileName } from '#shared/domain/file-names.ts';
 import type { Node } from '#shared/domain/node.ts';
 import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
 import { type Upload, uploadKeyOf } from '#shared/domain/uploads/upload.ts';
@@ -45,7 +45,7 @@ export async function attachmentFor(
   if (keep && sameIdentifier && (!upload || upload.state === 'attached')) return keep;
   if (!upload) throw unknownUpload(sent.uploadIdentifier, 'body');
   const file = attachable(upload);
-  if (sent.name !== upload.fileName) {
+  if (lineBreaksAsLf(sent.name) !== upload.fileName) {
     throw new BadRequestError(
       'FILE_NAME_MISMATCH',
       'fileInfo.name must be the name the file was uploaded under',

@@ -819,6 +819,20 @@ describe('FILE documents over versions', () => {
     expect((await uploadState('v-2')).body.state).toBe('attached');
   });
 
+  it('attaches a file whose name has a carriage return, named as it was uploaded', async () => {
+    for (const [identifier, name] of [
+      ['icon-cr', 'Icon\r'],
+      ['crlf', 'a\r\nb.txt'],
+    ]) {
+      expect((await singleChunk(identifier, name, 'x')).status).toBe(200);
+      const attached = await api.call('POST', '/api/v1/items', {
+        token,
+        body: fileDocument(identifier, name, `Named ${identifier}`),
+      });
+      expect(attached.status, attached.text).toBe(200);
+    }
+  });
+
   it('a new upload under the identifier the document holds replaces its file (resumable.js reuses identifiers)', async () => {
     await singleChunk('same-id', 'notes.txt', 'notes v1');
     const created = await api.call('POST', '/api/v1/items', {

@@ -8,7 +8,7 @@
 import type middy from '@middy/core';
 import type { RawBody } from '#shared/api/operation.ts';
 import { DomainError, type FieldError, ValidationError } from '#shared/domain/errors.ts';
-import { parseMediaType } from '#shared/domain/file-names.ts';
+import { lineBreaksAsLf, parseMediaType } from '#shared/domain/file-names.ts';
 import { resumableQuerySchema } from '#shared/domain/uploads/chunk-rules.ts';
 import type { ChunkBody } from '../chunk-body.ts';
 import type { ParsedEvent } from '../operation.ts';
@@ -47,12 +47,6 @@ const parameterError = (sent: Pick<Sent, 'name' | 'in'>, rule: string, message: 
   rule,
   message,
 });
-
-/**
- * A multipart form sends every line break of a value as CRLF (the HTML form encoding), where the query
- * keeps it as it was: both are taken as LF, so a file name with a line break is one name either way.
- */
-const lineBreaksAsLf = (value: string) => value.replace(/\r\n?/g, '\n');
 
 /**
  * Every parameter sent, keyed by its resumable.js name: once each, in the query, the form or both alike,
