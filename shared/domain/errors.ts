@@ -109,6 +109,7 @@ export class NotFoundError extends DomainError {
       | 'ACTION_NOT_FOUND'
       | 'EDGE_NOT_FOUND'
       | 'UPLOAD_NOT_FOUND'
+      | 'FILE_NOT_FOUND'
       | 'VERSION_NOT_FOUND'
       | 'RELATION_NOT_FOUND'
       | 'WEBHOOK_NOT_FOUND'

@@ -5,7 +5,9 @@
  * run from this origin.
  */
 import { createHash } from 'node:crypto';
+import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
 import { createNode, defaultEnvironmentId, folder } from './helpers/library.ts';
 import { createUser, grant, PASSWORD } from './helpers/personas.ts';
 import { type ApiClient, startTestStack, type TestStack, tableClient } from './helpers/test-stack.ts';
@@ -819,11 +821,36 @@ describe('FILE documents over versions', () => {
     expect((await uploadState('v-2')).body.state).toBe('attached');
   });
 
+  it('a file missing from the store is a 404 FILE_NOT_FOUND, not a server error', async () => {
+    await singleChunk('lost-1', 'lost.txt', 'lost content');
+    const created = await api.call('POST', '/api/v1/items', {
+      token,
+      body: fileDocument('lost-1', 'lost.txt', 'Lost'),
+    });
+    expect(created.status, created.text).toBe(200);
+    const fileId = await ctx.stack.run(async () => {
+      const { findNode } = await import('#shared/data/node-repository.ts');
+      return ((await findNode(created.body.nodeId))?.fields.fileInfo as { fileId: string }).fileId;
+    });
+    const { config } = ctx.stack;
+    const s3 = new S3Client({
+      endpoint: config.s3Endpoint,
+      region: 'us-east-1',
+      credentials: EMBEDDED_CREDENTIALS,
+      forcePathStyle: true,
+    });
+    await s3.send(new DeleteObjectCommand({ Bucket: config.bucketName, Key: `files/${fileId}` }));
+    for (const headers of [{}, { range: 'bytes=0-3' }] as Record<string, string>[]) {
+      const answer = await download(created.body.nodeId, headers);
+      expect([answer.status, answer.body.code]).toEqual([404, 'FILE_NOT_FOUND']);
+    }
+  });
+
   it('attaches a file whose name has a carriage return, named as it was uploaded', async () => {
     for (const [identifier, name] of [
       ['icon-cr', 'Icon\r'],
       ['crlf', 'a\r\nb.txt'],
-    ]) {
+    ] as const) {
       expect((await singleChunk(identifier, name, 'x')).status).toBe(200);
       const attached = await api.call('POST', '/api/v1/items', {
         token,

@@ -161,7 +161,9 @@ export const downloadFile = defineOperation({
     206: { description: 'The range asked for', body: { mediaType: '*/*' } },
     302: { description: 'Too large to answer directly: Location is a presigned URL, valid 5 minutes' },
     304: { description: 'Not modified (If-None-Match)' },
-    404: problem('No FILE document with this id (or not visible to the caller)'),
+    404: problem(
+      'No FILE document with this id (or not visible to the caller); FILE_NOT_FOUND: its file is missing from the file store',
+    ),
     416: problem('The range is outside the file'),
   },
 });
