@@ -2,12 +2,11 @@
  * The BPMN file an import keeps goes with the process's diagram: restoring an earlier version of the
  * process (its content) keeps it, and purging the process removes it from the bucket for good.
  */
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
 import { readReference } from '../unit/bpmn/bpmn-test-support.ts';
 import { createOfType } from './helpers/library.ts';
-import { type AdminSession, type ApiClient, withAdminSession } from './helpers/test-stack.ts';
+import { type AdminSession, type ApiClient, bucketClient, withAdminSession } from './helpers/test-stack.ts';
 
 let session: AdminSession;
 let api: ApiClient;
@@ -40,16 +39,8 @@ const exported = async (processId: string) => {
 
 /** The keys the bucket holds under a process's BPMN files. */
 async function keptFiles(processId: string): Promise<string[]> {
-  const { config } = session.ctx.stack;
-  const s3 = new S3Client({
-    endpoint: config.s3Endpoint,
-    region: 'us-east-1',
-    credentials: EMBEDDED_CREDENTIALS,
-    forcePathStyle: true,
-  });
-  const listed = await s3.send(
-    new ListObjectsV2Command({ Bucket: config.bucketName, Prefix: `bpmn/${processId}/` }),
-  );
+  const { s3, Bucket } = bucketClient(session.ctx.stack);
+  const listed = await s3.send(new ListObjectsV2Command({ Bucket, Prefix: `bpmn/${processId}/` }));
   return (listed.Contents ?? []).map((object) => String(object.Key));
 }
 

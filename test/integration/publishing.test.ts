@@ -4,7 +4,7 @@
  * with one version read and an old one restored.
  */
 import { describe, expect, it } from 'vitest';
-import { createNode, folder, urlDocument } from './helpers/library.ts';
+import { chain, createNode, folder, urlDocument } from './helpers/library.ts';
 import { createUser, grant, PASSWORD } from './helpers/personas.ts';
 import { type ApiClient, withAdminSession } from './helpers/test-stack.ts';
 
@@ -172,29 +172,7 @@ describe('publishing', () => {
     const count = 45;
     const added = await api.call('POST', `/api/v1/process/nodes?process=${process.nodeId}`, {
       token,
-      body: Array.from({ length: count }, (_, i) => ({
-        '@type': 'TaskNode',
-        nodeType: 'TASK',
-        name: `Step ${i}`,
-        sequenceNumber: i,
-        topLeftX: i * 150,
-        topLeftY: 0,
-        width: 100,
-        height: 80,
-        editId: `s${i}`,
-        ...(i + 1 < count
-          ? {
-              edges: [
-                {
-                  sourceNodeId: `s${i}`,
-                  sourcePortPoint: { x: 100, y: 40 },
-                  targetNodeId: `s${i + 1}`,
-                  targetPortPoint: { x: 0, y: 40 },
-                },
-              ],
-            }
-          : {}),
-      })),
+      body: chain(count, 's'),
     });
     expect(added.status, added.text).toBe(200);
     const current = (await retrieve(process.nodeId)).body;
@@ -206,7 +184,7 @@ describe('publishing', () => {
     ).body;
     expect(shown.version).toBe('1.0000');
     expect(shown.tasks.map((task: { name: string }) => task.name)).toEqual(
-      Array.from({ length: count }, (_, i) => `Step ${i}`),
+      Array.from({ length: count }, (_, i) => `Task s${i}`),
     );
     expect(shown.tasks.every((task: { version: string }) => task.version === '1.0000')).toBe(true);
     expect(shown.edges).toHaveLength(count - 1);

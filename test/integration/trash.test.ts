@@ -3,12 +3,11 @@
  * transaction of it, counts, lists, links, published copies and edges exact again), refused under a
  * deleted parent, raced by a create beside it, and purged for good with its files.
  */
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
 import { createNode, folder, urlDocument } from './helpers/library.ts';
 import { createUser, grant, PASSWORD } from './helpers/personas.ts';
-import { type AdminSession, type ApiClient, withAdminSession } from './helpers/test-stack.ts';
+import { type AdminSession, type ApiClient, bucketClient, withAdminSession } from './helpers/test-stack.ts';
 
 let session: AdminSession;
 let api: ApiClient;
@@ -269,15 +268,8 @@ describe('the trash', () => {
     expect((await api.call('DELETE', `/api/v1/trash/${root}`, { token })).status).toBe(204);
     expect((await restore(root)).status).toBe(404);
     expect((await api.call('GET', `/api/v1/items/${document.nodeId}/versions`, { token })).status).toBe(404);
-    const s3 = new S3Client({
-      endpoint: stack.config.s3Endpoint,
-      region: 'us-east-1',
-      credentials: EMBEDDED_CREDENTIALS,
-      forcePathStyle: true,
-    });
-    await expect(
-      s3.send(new GetObjectCommand({ Bucket: stack.config.bucketName, Key: fileKey })),
-    ).rejects.toThrow();
+    const { s3, Bucket } = bucketClient(stack);
+    await expect(s3.send(new GetObjectCommand({ Bucket, Key: fileKey }))).rejects.toThrow();
     expect((await trash()).map((e) => e.nodeId)).not.toContain(root);
   });
 });

@@ -5,12 +5,17 @@
  * run from this origin.
  */
 import { createHash } from 'node:crypto';
-import { DeleteObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
 import { createNode, defaultEnvironmentId, folder } from './helpers/library.ts';
 import { createUser, grant, PASSWORD } from './helpers/personas.ts';
-import { type ApiClient, startTestStack, type TestStack, tableClient } from './helpers/test-stack.ts';
+import {
+  type ApiClient,
+  bucketClient,
+  startTestStack,
+  type TestStack,
+  tableClient,
+} from './helpers/test-stack.ts';
 
 let ctx: TestStack;
 let api: ApiClient;
@@ -832,14 +837,8 @@ describe('FILE documents over versions', () => {
       const { findNode } = await import('#shared/data/node-repository.ts');
       return ((await findNode(created.body.nodeId))?.fields.fileInfo as { fileId: string }).fileId;
     });
-    const { config } = ctx.stack;
-    const s3 = new S3Client({
-      endpoint: config.s3Endpoint,
-      region: 'us-east-1',
-      credentials: EMBEDDED_CREDENTIALS,
-      forcePathStyle: true,
-    });
-    await s3.send(new DeleteObjectCommand({ Bucket: config.bucketName, Key: `files/${fileId}` }));
+    const { s3, Bucket } = bucketClient(ctx.stack);
+    await s3.send(new DeleteObjectCommand({ Bucket, Key: `files/${fileId}` }));
     for (const headers of [{}, { range: 'bytes=0-3' }] as Record<string, string>[]) {
       const answer = await download(created.body.nodeId, headers);
       expect([answer.status, answer.body.code]).toEqual([404, 'FILE_NOT_FOUND']);

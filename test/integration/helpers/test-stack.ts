@@ -7,6 +7,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
 import {
@@ -66,6 +67,17 @@ export function tableClient(stack: EmbeddedStack): { client: DynamoDBDocumentCli
     }),
   );
   return { client, TableName: stack.config.tableName };
+}
+
+/** An S3 client on the stack's bucket, for tests that look at or remove stored objects. */
+export function bucketClient(stack: EmbeddedStack): { s3: S3Client; Bucket: string } {
+  const s3 = new S3Client({
+    endpoint: stack.config.s3Endpoint,
+    region: 'us-east-1',
+    credentials: EMBEDDED_CREDENTIALS,
+    forcePathStyle: true,
+  });
+  return { s3, Bucket: stack.config.bucketName };
 }
 
 export interface ApiResponse<T = unknown> {
