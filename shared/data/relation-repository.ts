@@ -65,6 +65,8 @@ const relationSchema = z.object({
    * feed's `by` (absent on items written before it was kept).
    */
   changedBy: z.optional(z.string()),
+  /** When that write was made: the change feed's `at` (absent before it was kept: createdAt then). */
+  changedAt: z.optional(z.string()),
 });
 export type StoredRelation = z.output<typeof relationSchema>;
 

@@ -204,7 +204,7 @@ function changeOf(write: Write, committed: (ref: BatchRef) => boolean): Draft | 
       nodeId,
       // Who linked it, or changed its kinds; an unlink leaves no item to say who (as a revoke).
       by: str(after?.changedBy),
-      at: str(after?.createdAt),
+      at: str(after?.changedAt ?? after?.createdAt),
       detail: `${relationNamed(String(name), before, after)}:${otherId}`,
       // Another object is placed, so readers and endpoints who may not see it are not told of the link;
       // a user end is not an object.

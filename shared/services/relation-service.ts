@@ -178,6 +178,7 @@ export async function linkRelation(
       createdAt: out?.createdAt ?? at,
       createdByName: out?.createdByName ?? caller.principal.name,
       changedBy: caller.principal.principalId,
+      changedAt: at,
     };
     const nextIn: StoredRelation = { ...mirrorOf(nextOut), revision: (into?.revision ?? 0) + 1 };
     const deltas: RelationCountDeltas = new Map();
@@ -236,11 +237,11 @@ export async function unlinkRelation(
     const remaining = out.kinds.filter((k) => k !== relation);
     const items: Record<string, unknown>[] = [];
     if (isResponsibility(relation) && remaining.length > 0) {
-      const changedBy = caller.principal.principalId;
-      const nextOut = { ...out, kinds: remaining, revision: out.revision + 1, changedBy };
+      const [changedBy, changedAt] = [caller.principal.principalId, timestamp()];
+      const nextOut = { ...out, kinds: remaining, revision: out.revision + 1, changedBy, changedAt };
       items.push({ Put: { TableName, Item: relationItem(nextOut), ...asRead(out) } });
       if (into) {
-        const nextIn = { ...into, kinds: remaining, revision: into.revision + 1, changedBy };
+        const nextIn = { ...into, kinds: remaining, revision: into.revision + 1, changedBy, changedAt };
         items.push({ Put: { TableName, Item: relationItem(nextIn), ...asRead(into) } });
       }
     } else {

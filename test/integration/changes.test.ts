@@ -275,6 +275,9 @@ describe('the change feed', () => {
     expect(ofProcess.map((c) => c.detail)).toEqual(
       ['responsible', 'accountable', 'responsible', 'accountable'].map((kind) => `${kind}:${role.nodeId}`),
     );
+    // Each says when its own write was made, not when the link was first made.
+    const [linkedAt, addedAt, removedAt] = ofProcess.map((c) => String(c.at));
+    expect(linkedAt < String(addedAt) && String(addedAt) < String(removedAt)).toBe(true);
   });
 
   it('shows a reader only what it may read, and its own grants', async () => {
