@@ -277,7 +277,7 @@ describe('the change feed', () => {
     );
     // Each says when its own write was made, not when the link was first made.
     const [linkedAt, addedAt, removedAt] = ofProcess.map((c) => String(c.at));
-    expect(linkedAt < String(addedAt) && String(addedAt) < String(removedAt)).toBe(true);
+    expect(String(linkedAt) < String(addedAt) && String(addedAt) < String(removedAt)).toBe(true);
   });
 
   it('shows a reader only what it may read, and its own grants', async () => {

@@ -835,7 +835,9 @@ describe('FILE documents over versions', () => {
     expect(created.status, created.text).toBe(200);
     const fileId = await ctx.stack.run(async () => {
       const { findNode } = await import('#shared/data/node-repository.ts');
-      return ((await findNode(created.body.nodeId))?.fields.fileInfo as { fileId: string }).fileId;
+      const document = await findNode(created.body.nodeId);
+      if (!document) throw new Error('the document was not created');
+      return (document.fields.fileInfo as { fileId: string }).fileId;
     });
     const { s3, Bucket } = bucketClient(ctx.stack);
     await s3.send(new DeleteObjectCommand({ Bucket, Key: `files/${fileId}` }));

@@ -74,7 +74,8 @@ describe('OpenAPI document', () => {
 
   it('documents only the paging parameters for the maturity list, which refuses any other', () => {
     const maturity = operations().find(({ path }) => path === '/api/v1/governance/maturity-list');
-    const names = (maturity?.op as { parameters?: { name: string }[] }).parameters?.map((p) => p.name);
+    const op = maturity?.op as { parameters?: { name: string }[] } | undefined;
+    const names = op?.parameters?.map((p) => p.name);
     expect(names).toEqual(['pageSize', 'currentPage', 'cursor']);
   });
 
