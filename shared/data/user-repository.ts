@@ -93,7 +93,10 @@ export async function updateUser(principalId: string, changes: UserChanges): Pro
  * Grants (or replaces) a role: on the user item, where every permission check finds it, and under the
  * node, where the node's grants are listed. Both change together or not at all.
  */
-export async function putGrant(grant: GrantRecord): Promise<void> {
+export async function putGrant(
+  grant: GrantRecord,
+  node: { nodeType: string; ancestorIds?: string[] | undefined },
+): Promise<void> {
   forgetSessionsOf(grant.principalId);
   const TableName = config().tableName;
   await conditionally(
@@ -110,7 +113,16 @@ export async function putGrant(grant: GrantRecord): Promise<void> {
               ExpressionAttributeValues: { ':role': grant.role },
             },
           },
-          { Put: { TableName, Item: grants.toItem(grant) } },
+          {
+            Put: {
+              TableName,
+              Item: grants.toItem({
+                ...grant,
+                nodeType: node.nodeType,
+                nodeAncestorIds: node.ancestorIds ?? [],
+              }),
+            },
+          },
         ],
       }),
     ),
@@ -155,5 +167,9 @@ export async function listGrantsPage(
     consistent: true,
     ...(after ? { after } : {}),
   });
-  return { grants: page.items.map(grants.fromItem), ...(page.next ? { next: page.next } : {}) };
+  const records = page.items.map((item): GrantRecord => {
+    const { nodeType: _type, nodeAncestorIds: _ancestors, ...grant } = grants.fromItem(item);
+    return grant;
+  });
+  return { grants: records, ...(page.next ? { next: page.next } : {}) };
 }

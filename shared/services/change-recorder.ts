@@ -219,6 +219,10 @@ function changeOf(write: Write, committed: (ref: BatchRef) => boolean): Draft | 
       principalId: str(item.principalId),
       // A revoke names the role it took away.
       role: str((after ?? before)?.role),
+      // Where its node is, as the grant keeps it: a revoke by a purge is placed though the node is gone.
+      ...(Array.isArray(item.nodeAncestorIds)
+        ? { nodeType: str(item.nodeType), ancestorIds: item.nodeAncestorIds.map(String) }
+        : {}),
       by: str(after?.grantedBy),
       at: str(after?.grantedAt),
     };

@@ -37,7 +37,7 @@ export async function grantRole(
   principalId: string,
   role: Role,
 ): Promise<GrantRecord> {
-  await grantableNode(caller, nodeId);
+  const node = await grantableNode(caller, nodeId);
   if (!(await findUser(principalId))) throw new NotFoundError('USER_NOT_FOUND', `No user ${principalId}`);
   const grant = {
     nodeId,
@@ -46,7 +46,7 @@ export async function grantRole(
     grantedBy: caller.principal.principalId,
     grantedAt: new Date().toISOString(),
   };
-  await putGrant(grant);
+  await putGrant(grant, node);
   return grant;
 }
 

@@ -328,6 +328,25 @@ describe('the change feed', () => {
     expect((await peers(admin)).map((c) => c.kind)).toEqual(['GRANTED']);
   });
 
+  it('shows an environment admin the grants a purge took away, as it showed their granting', async () => {
+    const envAdminId = await createUser(api, admin, 'feed-env-admin');
+    await grant(api, admin, env, envAdminId, 'ENVIRONMENT_ADMIN');
+    const envAdmin = await api.login('feed-env-admin', PASSWORD);
+    const holderId = await createUser(api, admin, 'feed-purged-holder');
+    const purged = await createNode(api, admin, folder(env, 'Granted, then purged'));
+    await settled();
+    const start = (await follow(envAdmin)).cursor;
+    await grant(api, admin, purged.nodeId, holderId, 'READER');
+    expect((await api.call('DELETE', `/api/v1/items/${purged.nodeId}`, { token: admin })).status).toBe(200);
+    expect((await api.call('DELETE', `/api/v1/trash/${purged.nodeId}`, { token: admin })).status).toBe(204);
+    await settled();
+    const grants = (await follow(envAdmin, start)).changes.filter((c) => c.principalId === holderId);
+    expect(grants.map((c) => [c.kind, c.nodeId])).toEqual([
+      ['GRANTED', purged.nodeId],
+      ['REVOKED', purged.nodeId],
+    ]);
+  });
+
   it('gives a reader cursors that name none of the objects it may not read, and skips none it may', async () => {
     const mine = await createNode(api, admin, folder(env, 'Cursor: readable'));
     const theirs = await createNode(api, admin, processFolder(env, 'Cursor: hidden'));

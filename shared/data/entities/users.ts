@@ -31,9 +31,17 @@ export const usernames = defineEntity({
 });
 
 /** A role granted on a node, kept under the node so its grants can be listed. */
+/**
+ * A role under its node. It also keeps where the node is (its type and ancestors), so the change feed can
+ * place the grant's removal when a purge has taken the node away.
+ */
 export const grants = defineEntity({
   name: 'Grant',
-  schema: z.object(grantSchema.shape),
+  schema: z.object({
+    ...grantSchema.shape,
+    nodeType: z.optional(z.string()),
+    nodeAncestorIds: z.optional(z.array(z.string())),
+  }),
   keys: (grant) => grantKey(grant.nodeId, grant.principalId),
 });
 

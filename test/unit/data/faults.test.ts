@@ -99,7 +99,7 @@ const CALLS: [string, () => Promise<unknown>][] = [
   ['createUser', () => createUser(sampleUser())],
   ['updateUser', () => updateUser(sampleUser().principalId, { status: 'DISABLED' })],
   ['listUsersPage', () => listUsersPage(10)],
-  ['putGrant', () => putGrant(grant)],
+  ['putGrant', () => putGrant(grant, { nodeType: 'DOCUMENT_SET', ancestorIds: [] })],
   ['deleteGrant', () => deleteGrant('N1', 'U1')],
   ['createSession', () => createSession(sampleSession())],
   ['findSessionWithUser', () => findSessionWithUser('S1', 'U1')],
@@ -166,7 +166,7 @@ describe('when a write meets a concurrent transaction', () => {
     ddb.on(TransactWriteCommand).resolves({});
     for (const call of [
       () => createUser(sampleUser()),
-      () => putGrant(grant),
+      () => putGrant(grant, { nodeType: 'DOCUMENT_SET', ancestorIds: [] }),
       () => deleteGrant('N1', 'U1'),
       () => createActions([action, { ...action, actionId: 'A2' }]),
       () => commitNodeWrites([{ kind: 'create', node }]),
