@@ -97,6 +97,27 @@ function parameters(contract: OperationDeclaration, route: Route) {
   const request = requestContract(contract);
   add(request.path, 'path');
   add(route.query ?? request.query, 'query');
+  if (contract.takesIfMatch) {
+    params.push({
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description:
+        'W/"<nodeVersionId>" of the version the write is for (or the body names it); another version answers 412',
+      schema: { type: 'string' },
+    });
+  }
+  if (contract.idempotent) {
+    params.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'A key of your choosing (1–255 visible ASCII characters, no spaces): a repeat of the request with it ' +
+        'gets the first answer (Idempotent-Replayed: true) and writes nothing; kept 24 hours, per user',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+  }
   return params;
 }
 

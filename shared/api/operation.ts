@@ -166,6 +166,8 @@ export interface OperationDeclaration extends FunctionDeclaration {
   authenticated?: false;
   /** Takes an Idempotency-Key (writes of nodes): a repeat gets the first answer and writes nothing. */
   idempotent?: true;
+  /** Takes If-Match naming the version the write is for (W/"<nodeVersionId>"); another answers 412. */
+  takesIfMatch?: true;
   request: RequestContract;
   responses: Record<number, ResponseContract>;
 }

@@ -39,6 +39,7 @@ export const createNode = defineOperation({
 
 export const updateNode = defineOperation({
   name: 'updateNode',
+  takesIfMatch: true,
   idempotent: true,
   handler: 'functions/nodes/update-node.ts',
   routes: [{ method: 'PUT', path: `${API_PREFIX}/items/{nodeId}` }],
@@ -72,6 +73,7 @@ export const updateNode = defineOperation({
 
 export const deleteNode = defineOperation({
   name: 'deleteNode',
+  takesIfMatch: true,
   idempotent: true,
   handler: 'functions/nodes/delete-node.ts',
   routes: [{ method: 'DELETE', path: `${API_PREFIX}/items/{nodeId}` }],

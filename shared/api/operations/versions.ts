@@ -15,6 +15,7 @@ const QUOTE =
 
 export const publishNode = defineOperation({
   name: 'publishNode',
+  takesIfMatch: true,
   handler: 'functions/versions/publish-node.ts',
   routes: [{ method: 'POST', path: `${ITEM}/publish` }],
   access: authenticated('readWrite'),
@@ -80,6 +81,7 @@ export const getVersion = defineOperation({
 
 export const restoreVersion = defineOperation({
   name: 'restoreVersion',
+  takesIfMatch: true,
   handler: 'functions/versions/restore-version.ts',
   routes: [{ method: 'POST', path: `${ITEM}/versions/{nodeVersionId}/restore` }],
   access: authenticated('readWrite'),

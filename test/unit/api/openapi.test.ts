@@ -79,6 +79,21 @@ describe('OpenAPI document', () => {
     expect(names).toEqual(['pageSize', 'currentPage', 'cursor']);
   });
 
+  it('documents the Idempotency-Key and If-Match headers where they are taken', () => {
+    const headersOf = (method: string, path: string) =>
+      (
+        operations().find((o) => o.method === method && o.path === path)?.op as
+          | { parameters?: { name: string; in: string }[] }
+          | undefined
+      )?.parameters
+        ?.filter((p) => p.in === 'header')
+        .map((p) => p.name);
+    expect(headersOf('put', '/api/v1/items/{nodeId}')).toEqual(['If-Match', 'Idempotency-Key']);
+    expect(headersOf('post', '/api/v1/process/nodes')).toEqual(['Idempotency-Key']);
+    expect(headersOf('post', '/api/v1/items/{nodeId}/publish')).toEqual(['If-Match']);
+    expect(headersOf('get', '/api/v1/items/{nodeId}')).toEqual([]);
+  });
+
   it('documents every media type a BPMN import takes', () => {
     const imports = operations().find(({ path, method }) => method === 'post' && path.endsWith('/bpmn'));
     expect(Object.keys(imports?.op.requestBody?.content ?? {})).toEqual([
