@@ -31,8 +31,9 @@ export async function findUpload(
 
 /**
  * Records a new upload unless a live one holds its key (then false: two first chunks raced, or the key
- * was taken meanwhile). An expired record is overwritten, and so is an attached one: its document holds
- * the file, and resumable.js names two uploads of a file of the same name and size alike.
+ * was taken meanwhile). An expired record is overwritten, and so is a finished one (attached: its document
+ * holds the file; failed: it has none), as resumable.js names two uploads of a file of the same name and
+ * size alike.
  */
 export function startUpload(principalId: string, upload: Upload, nowMs: number): Promise<boolean> {
   return writtenIfHeld(
@@ -41,16 +42,20 @@ export function startUpload(principalId: string, upload: Upload, nowMs: number):
         TableName: config().tableName,
         Item: uploads.toItem(upload, principalId),
         ConditionExpression:
-          'attribute_not_exists(PK) OR expiresAtEpoch <= :nowSeconds OR #state = :attached',
+          'attribute_not_exists(PK) OR expiresAtEpoch <= :nowSeconds OR #state IN (:attached, :failed)',
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':nowSeconds': epochSeconds(nowMs), ':attached': 'attached' },
+        ExpressionAttributeValues: {
+          ':nowSeconds': epochSeconds(nowMs),
+          ':attached': 'attached',
+          ':failed': 'failed',
+        },
       }),
     ),
   );
 }
 
 /**
- * The user's uploads not yet attached and not expired. One query of the user's partition (attached ones are
+ * The user's uploads not yet attached, failed or expired. One query of the user's partition (attached ones are
  * read too until their record expires, a week after): counted when an upload starts, so two uploads
  * starting at the same moment may both pass the limit's last place.
  */
@@ -62,12 +67,13 @@ export async function countOpenUploads(principalId: string, nowMs: number): Prom
       new QueryCommand({
         TableName: config().tableName,
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        FilterExpression: `#state <> :attached AND ${LIVE}`,
+        FilterExpression: `NOT (#state IN (:attached, :failed)) AND ${LIVE}`,
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: {
           ':pk': userKey(principalId).PK,
           ':prefix': UPLOAD_PREFIX,
           ':attached': 'attached',
+          ':failed': 'failed',
           ':nowSeconds': epochSeconds(nowMs),
         },
         Select: 'COUNT',

@@ -15,7 +15,7 @@ import {
   UPLOAD_LIMITS,
 } from '#shared/domain/uploads/chunk-rules.ts';
 import { sameFileOrRefuse } from '#shared/domain/uploads/same-file.ts';
-import { UPLOAD_RETENTION, type Upload, uploadKeyOf } from '#shared/domain/uploads/upload.ts';
+import { isFinished, UPLOAD_RETENTION, type Upload, uploadKeyOf } from '#shared/domain/uploads/upload.ts';
 import { unknownUpload } from '#shared/domain/uploads/upload-errors.ts';
 import type { Caller } from '#shared/domain/user.ts';
 
@@ -63,8 +63,8 @@ async function openUpload(
   existing: Upload | null,
 ): Promise<Upload> {
   const nowMs = Date.now();
-  // An attached upload is finished with: its identifier starts a new upload (see startUpload).
-  if (existing && existing.state !== 'attached') {
+  // A finished upload (attached, or failed) names the next one: this chunk starts it (see startUpload).
+  if (existing && !isFinished(existing)) {
     sameFileOrRefuse(existing, query, plan);
     return existing;
   }

@@ -3,7 +3,7 @@ import { findUpload } from '#shared/data/upload-repository.ts';
 import type { ResumableQuery } from '#shared/domain/uploads/chunk-rules.ts';
 import { planChunk } from '#shared/domain/uploads/chunk-rules.ts';
 import { sameFileOrRefuse } from '#shared/domain/uploads/same-file.ts';
-import { type Upload, uploadKeyOf } from '#shared/domain/uploads/upload.ts';
+import { isFinished, type Upload, uploadKeyOf } from '#shared/domain/uploads/upload.ts';
 import { unknownUpload } from '#shared/domain/uploads/upload-errors.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { assembleInBackground } from './upload-dispatch.ts';
@@ -20,8 +20,8 @@ export function readOwnUpload(principalId: string, identifier: string): Promise<
 export async function hasChunk(query: ResumableQuery, stored: Promise<Upload | null>): Promise<boolean> {
   const plan = planChunk(query);
   const upload = await stored;
-  // An attached upload's identifier names the next upload, which has no chunk yet.
-  if (!upload || upload.state === 'attached') return false;
+  // A finished upload's identifier names the next upload, which has no chunk yet.
+  if (!upload || isFinished(upload)) return false;
   sameFileOrRefuse(upload, query, plan);
   return upload.chunks.has(plan.chunkNumber);
 }

@@ -5,8 +5,9 @@
  * run from this origin.
  */
 import { createHash } from 'node:crypto';
-import { DeleteObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uploadKeyOf } from '#shared/domain/uploads/upload.ts';
 import { createNode, defaultEnvironmentId, folder } from './helpers/library.ts';
 import { createUser, grant, PASSWORD } from './helpers/personas.ts';
 import {
@@ -552,6 +553,30 @@ describe('chunks', () => {
       body: fileDocument(file.identifier, file.name),
     });
     expect(created.status).toBe(200);
+  });
+
+  it('a failed upload is sent again under its identifier: the test answers 204, and the chunks start it over', async () => {
+    const file = chunked('fails-once', fileBytes(2 * 1000, 21), 1000);
+    expect((await sendChunk(file, 1)).status).toBe(200);
+    // The first chunk is lost from the store before the last arrives: the assembly cannot make the file.
+    const { s3, Bucket } = bucketClient(ctx.stack);
+    const stored = await s3.send(new ListObjectsV2Command({ Bucket, Prefix: 'chunks/' }));
+    const lost = (stored.Contents ?? []).filter((o) =>
+      String(o.Key).includes(`/${uploadKeyOf(file.identifier)}/`),
+    );
+    expect(lost).toHaveLength(1);
+    await s3.send(new DeleteObjectCommand({ Bucket, Key: String(lost[0]?.Key) }));
+    await sendChunk(file, 2);
+    expect((await uploadState(file.identifier)).body.state).toBe('failed');
+    // resumable.js tests each chunk before sending it: none is there, so it sends them all again.
+    expect((await testChunk(file, 1)).status).toBe(204);
+    expect((await testChunk(file, 2)).status).toBe(204);
+    expect((await sendChunk(file, 1)).status).toBe(200);
+    expect((await sendChunk(file, 2)).status).toBe(200);
+    expect((await uploadState(file.identifier)).body).toMatchObject({
+      state: 'complete',
+      sha256: sha256(file.bytes),
+    });
   });
 
   it('refuses chunks that break resumable.js’s rules, naming the parameter, and stores nothing of them', async () => {

@@ -55,6 +55,14 @@ export const uploadSchema = z.object({
 });
 export type Upload = z.output<typeof uploadSchema>;
 
+/**
+ * Whether an upload is finished with: attached to its document, or failed (its file could not be made).
+ * Its identifier then names the next upload, which starts with its first chunk: resumable.js names an
+ * upload by the file's size and name, so the same file sent again after a failure reuses it.
+ */
+export const isFinished = (upload: Pick<Upload, 'state'>): boolean =>
+  upload.state === 'attached' || upload.state === 'failed';
+
 /** The key an upload is stored under: a digest of the identifier, whatever characters it holds. */
 export const uploadKeyOf = (identifier: string): string =>
   createHash('sha256').update(identifier, 'utf8').digest('base64url').slice(0, 32);
