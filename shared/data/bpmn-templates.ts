@@ -45,7 +45,5 @@ export async function deleteBpmnTemplate(key: string): Promise<void> {
 
 /** Removes a file no process names (its import failed). Best effort: a leftover costs storage, not data. */
 export async function discardBpmnTemplate(key: string): Promise<void> {
-  await s3()
-    .send(new DeleteObjectCommand({ Bucket: config().bucketName, Key: key }))
-    .catch(() => undefined);
+  await deleteBpmnTemplate(key).catch(() => undefined);
 }

@@ -69,6 +69,8 @@ export async function commitToProcess(
   return commitAsBatch(caller, process, writes, options);
 }
 
+const TASK_TYPE: ReadonlySet<string> = new Set(['TASK']);
+
 /**
  * A change may not take a process past DIAGRAM_LIMITS.tasksPerProcess tasks. Judged on the counts as read:
  * changes racing each other can pass it by what they add together.
@@ -87,8 +89,6 @@ async function refuseTooManyTasks(process: Node, writes: NodeWrite[]): Promise<v
     );
   }
 }
-
-const TASK_TYPE: ReadonlySet<string> = new Set(['TASK']);
 
 function versionWrite(
   caller: Caller,

@@ -207,15 +207,11 @@ export async function addEdges(
   );
   if (errors.length > 0) throw new ValidationError(errors);
   const edges: StoredEdge[] = payload.map((edge) => ({ edgeId: newId(), ...edge, bpmnElementId: null }));
+  const stamp = { by: caller.principal.principalId, at: timestamp() };
   await commitToProcess(
     caller,
     process,
-    edges.map((edge) => ({
-      kind: 'putEdge',
-      processId,
-      edge,
-      stamp: { by: caller.principal.principalId, at: timestamp() },
-    })),
+    edges.map((edge) => ({ kind: 'putEdge', processId, edge, stamp })),
   );
   return edges.map(edgeView);
 }

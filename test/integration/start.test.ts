@@ -32,7 +32,8 @@ const startArguments = (): string[] => {
   return args;
 };
 
-async function start(env: Record<string, string>): Promise<Started> {
+/** `npm start` as a child process (any port, quiet logs unless `env` says otherwise), its output kept. */
+function spawnStart(env: Record<string, string>): { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, startArguments(), {
     cwd: projectRoot,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'silent', ...env },
@@ -45,19 +46,24 @@ async function start(env: Record<string, string>): Promise<Started> {
   child.stderr?.on('data', (chunk) => {
     output += chunk;
   });
+  return { child, output: () => output };
+}
+
+async function start(env: Record<string, string>): Promise<Started> {
+  const { child, output } = spawnStart(env);
   const url = await new Promise<string>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no start within 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(() => fail(new Error(`no start within 60 s:\n${output()}`)), 60_000);
     const check = () => {
-      const match = /API on (http:\/\/\S+)\/api\/v1/.exec(output);
+      const match = /API on (http:\/\/\S+)\/api\/v1/.exec(output());
       if (match?.[1]) {
         clearTimeout(timer);
         done(match[1]);
       }
     };
     child.stdout?.on('data', check);
-    child.on('exit', (code) => fail(new Error(`exited with ${code} before serving:\n${output}`)));
+    child.on('exit', (code) => fail(new Error(`exited with ${code} before serving:\n${output()}`)));
   });
-  return { child, output: () => output, url };
+  return { child, output, url };
 }
 
 async function stopWithCtrlC(started: Started): Promise<number | null> {
@@ -113,22 +119,11 @@ describe('npm start', () => {
     await new Promise<void>((done) => holder.listen(0, '127.0.0.1', done));
     const { port } = holder.address() as AddressInfo;
     try {
-      const child = spawn(process.execPath, startArguments(), {
-        cwd: projectRoot,
-        env: { ...process.env, PORT: String(port), LOG_LEVEL: 'silent', DATA_DIR: dataDir },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      child.stdout?.on('data', (chunk) => {
-        output += chunk;
-      });
-      child.stderr?.on('data', (chunk) => {
-        output += chunk;
-      });
+      const { child, output } = spawnStart({ PORT: String(port), DATA_DIR: dataDir });
       const code = await new Promise<number | null>((done) => child.on('exit', done));
       expect(code).toBe(1);
-      expect(output).toContain(`Port ${port} on 127.0.0.1 is in use`);
-      expect(output).not.toContain('First start');
+      expect(output()).toContain(`Port ${port} on 127.0.0.1 is in use`);
+      expect(output()).not.toContain('First start');
     } finally {
       await new Promise((done) => holder.close(done));
     }

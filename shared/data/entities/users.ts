@@ -30,9 +30,8 @@ export const usernames = defineEntity({
   keys: (_entry, username: string) => usernameKey(username),
 });
 
-/** A role granted on a node, kept under the node so its grants can be listed. */
 /**
- * A role under its node. It also keeps where the node is (its type and ancestors), so the change feed can
+ * A role granted on a node, kept under the node so its grants can be listed. It also keeps where the node is (its type and ancestors), so the change feed can
  * place the grant's removal when a purge has taken the node away.
  */
 export const grants = defineEntity({
