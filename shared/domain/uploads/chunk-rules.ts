@@ -56,9 +56,9 @@ export type ResumableQuery = z.output<typeof resumableQuerySchema>;
 export interface ChunkPlan {
   chunkNumber: number;
   totalChunks: number;
-  /** Bytes this chunk must have; null for a single-chunk upload (any size up to maxChunkBytes). */
+  /** Bytes this chunk must have; null for the spec's single-chunk form (any size up to maxChunkBytes). */
   expectedBytes: number | null;
-  /** The file's size once complete; null for a single-chunk upload (the body's size decides). */
+  /** The file's size once complete; null for the spec's single-chunk form (the body's size decides). */
   fileBytes: number | null;
 }
 
@@ -88,6 +88,14 @@ function layout(totalSize: number, chunkSize: number, forced: boolean) {
   };
   return { totalChunks, bytesOf };
 }
+
+/**
+ * The spec's single-chunk form (§4.2): chunk size 1 and total size 1 stand for "the body is the file".
+ * Any other single-chunk upload (resumable.js's for a file under two chunk sizes) declares its size and
+ * is held to it, so a short body cannot pass for the whole file.
+ */
+const isSpecSingleChunk = (query: ResumableQuery) =>
+  query.resumableChunkSize === 1 && query.resumableTotalSize === 1;
 
 /**
  * The chunk's place in its upload. Throws a ValidationError naming each parameter that cannot describe a
@@ -136,8 +144,8 @@ export function planChunk(query: ResumableQuery): ChunkPlan {
   if (errors.length > 0) throw new ValidationError(errors);
 
   const current = query.resumableCurrentChunkSize;
-  if (totalChunks === 1) {
-    // The body is the whole file, whatever resumableTotalSize says (the spec's form sends 1).
+  if (isSpecSingleChunk(query)) {
+    // The spec's form says 1 for every size: the body is the whole file, whatever its size.
     if (current !== undefined && current > UPLOAD_LIMITS.maxChunkBytes) {
       throw new PayloadTooLargeError(UPLOAD_LIMITS.maxChunkBytes);
     }

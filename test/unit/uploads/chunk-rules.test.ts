@@ -119,8 +119,10 @@ describe('chunks resumable.js sends', () => {
             const bytes = chunk.endByte - chunk.startByte;
             expect(plan.chunkNumber).toBe(chunk.offset + 1);
             expect(plan.totalChunks).toBe(chunks.length);
-            expect(plan.expectedBytes).toBe(chunks.length === 1 ? null : bytes);
-            expect(plan.fileBytes).toBe(chunks.length === 1 ? null : fileSize);
+            // Only the spec's form (chunk size 1, total size 1) leaves the size to the body.
+            const specForm = chunkSize === 1 && fileSize === 1;
+            expect(plan.expectedBytes).toBe(specForm ? null : bytes);
+            expect(plan.fileBytes).toBe(specForm ? null : fileSize);
             checkChunkBody(plan, query, bytes);
             received += plan.expectedBytes ?? bytes;
           }
@@ -243,6 +245,36 @@ describe("the spec's single-chunk form", () => {
     expect(() => planChunk(singleChunk({ resumableCurrentChunkSize: String(MAX + 1) }))).toThrow(
       PayloadTooLargeError,
     );
+  });
+});
+
+describe('a file that fits in one chunk of resumable.js', () => {
+  it('is held to the size it declares: a shorter or longer body is refused, the exact one taken', () => {
+    const query = multiChunk({
+      resumableChunkNumber: '1',
+      resumableChunkSize: String(MiB),
+      resumableTotalSize: '1500000',
+    });
+    const plan = planChunk(query);
+    expect(plan).toEqual({ chunkNumber: 1, totalChunks: 1, expectedBytes: 1_500_000, fileBytes: 1_500_000 });
+    checkChunkBody(plan, query, 1_500_000);
+    for (const bodyBytes of [3, 1_499_999, 1_500_001]) {
+      expect(fieldErrorsOf(() => checkChunkBody(plan, query, bodyBytes))).toEqual([
+        expect.objectContaining({ in: 'body', path: '$', rule: 'chunk_size' }),
+      ]);
+    }
+  });
+
+  it('may be empty when it declares 0 bytes', () => {
+    const query = multiChunk({
+      resumableChunkNumber: '1',
+      resumableChunkSize: String(MiB),
+      resumableTotalSize: '0',
+    });
+    const plan = planChunk(query);
+    expect(plan.expectedBytes).toBe(0);
+    checkChunkBody(plan, query, 0);
+    expect(fieldErrorsOf(() => checkChunkBody(plan, query, 1))).toHaveLength(1);
   });
 });
 
