@@ -187,6 +187,8 @@ describe('JSON bodies', () => {
       ['"big": 1234567890123456789012345678901234567890', '$.extensions.big'],
       ['"over": 1e400', '$.extensions.over'],
       ['"tiny": 1e-200', '$.extensions.tiny'],
+      ['"underflow": 1e-400', '$.extensions.underflow'],
+      ['"underflowing": -0.5e-330', '$.extensions.underflowing'],
       ['"huge": 1e200', '$.extensions.huge'],
       ['"digits": 0.12345678901234567', '$.extensions.digits'],
       ['"list": [1, 2, 9007199254740993]', '$.extensions.list[2]'],
@@ -205,6 +207,34 @@ describe('JSON bodies', () => {
       expect(response.body.errors).toEqual([expect.objectContaining({ path, rule: 'number' })]);
     }
     expect(await environmentTotal()).toBe(before);
+  });
+
+  it('a key given twice in one object: 400 naming it, nothing created (the last would win silently)', async () => {
+    const before = await environmentTotal();
+    /** The folder's JSON with `members` added at its end. */
+    const withMembers = (name: string, members: string) =>
+      JSON.stringify(folder(environmentId, name)).replace(/}$/, `, ${members}}`);
+    const cases: [string, string][] = [
+      [withMembers('First', '"name": "Second"'), '$.name'],
+      [withMembers('Listed', '"extensions": {"list": [{"a": 1, "b": 2, "a": 3}]}'), '$.extensions.list[0].a'],
+    ];
+    for (const [rawBody, path] of cases) {
+      const response = await api.call('POST', '/api/v1/items', {
+        token,
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
+      expectProblem(response, 400);
+      expect(response.body.errors).toEqual([expect.objectContaining({ path, rule: 'repeated_key' })]);
+    }
+    expect(await environmentTotal()).toBe(before);
+    // The same key with the same value twice loses nothing: taken.
+    const same = await api.call('POST', '/api/v1/items', {
+      token,
+      rawBody: withMembers('Same', '"name": "Same"'),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(same.status).toBe(200);
   });
 
   it('keys JavaScript gives a meaning of their own are refused, never dropped', async () => {
