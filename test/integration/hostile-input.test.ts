@@ -280,6 +280,43 @@ describe('JSON bodies', () => {
     expect(surrogate.body.errors).toEqual([expect.objectContaining({ path: '$.name', rule: 'unicode' })]);
   });
 
+  it('a body in another charset or a content coding: 415, nothing created; charset=utf-8 is taken', async () => {
+    const before = await environmentTotal();
+    const rawBody = Buffer.from(JSON.stringify(folder(environmentId, 'Café')));
+    const refusedHeaders: Record<string, string>[] = [
+      { 'content-type': 'application/json; charset=iso-8859-1' },
+      { 'content-type': 'application/json; charset="UTF-16"' },
+      { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      { 'content-type': 'application/json', 'content-encoding': 'identity, br' },
+    ];
+    for (const headers of refusedHeaders) {
+      const refused = await api.call('POST', '/api/v1/items', { token, rawBody, headers });
+      expectProblem(refused, 415);
+      expect(refused.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    }
+    const chunk = await api.call(
+      'POST',
+      `/upload/?${new URLSearchParams({ resumableIdentifier: 'coded', resumableFilename: 'a.txt', resumableChunkNumber: '1', resumableChunkSize: '1', resumableTotalSize: '1' })}`,
+      {
+        token,
+        rawBody: Buffer.from('plain'),
+        headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' },
+      },
+    );
+    expectProblem(chunk, 415);
+    expect((await api.call('GET', '/api/v1/uploads/coded', { token })).status).toBe(404);
+    expect(await environmentTotal()).toBe(before);
+    for (const contentType of ['application/json; charset=utf-8', 'application/json;charset="UTF-8"']) {
+      const taken = await api.call('POST', '/api/v1/items', {
+        token,
+        rawBody,
+        headers: { 'content-type': contentType, 'content-encoding': 'identity' },
+      });
+      expect(taken.status).toBe(200);
+      expect(taken.body.name).toBe('Café');
+    }
+  });
+
   it('a name with a control character: 400 naming it, nothing created; tabs and line breaks are kept', async () => {
     for (const name of ['nul\u0000here', 'escape\u001b[31m', 'delete\u007f']) {
       const refused = await api.call('POST', '/api/v1/items', { token, body: folder(environmentId, name) });

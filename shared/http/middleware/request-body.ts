@@ -6,12 +6,37 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '#shared/domain/errors.ts';
+import { parseMediaType } from '#shared/domain/file-names.ts';
 import { parseJsonInput } from '../json-input.ts';
 import type { ParsedEvent } from '../operation.ts';
 import { header } from '../request-headers.ts';
 import type { HttpResult } from '../types.ts';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+/** Charsets whose bytes are read as UTF-8 unchanged (US-ASCII is its subset). */
+const UTF8_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
+
+/**
+ * The body's bytes are taken as sent, so a content coding (gzip, br) would be stored or parsed still
+ * compressed: refused (RFC 9110 §8.4: 415 for a coding the server does not take).
+ */
+function refuseContentCoding(contentEncoding: string | undefined): void {
+  if (contentEncoding === undefined) return;
+  const codings = contentEncoding.split(',').map((coding) => coding.trim().toLowerCase());
+  if (codings.every((coding) => coding === 'identity' || coding === '')) return;
+  throw new UnsupportedMediaTypeError(
+    `The body must be sent without a content coding (got Content-Encoding "${contentEncoding}"): send it uncompressed`,
+  );
+}
+
+/** JSON is UTF-8 (RFC 8259 §8.1) and so is the XML taken here: a body declared in another charset is refused, not misread. */
+function refuseOtherCharset(contentType: string): void {
+  const charset = parseMediaType(contentType)?.parameters.get('charset');
+  if (charset === undefined || UTF8_CHARSETS.has(charset.toLowerCase())) return;
+  throw new UnsupportedMediaTypeError(
+    `The body must be UTF-8 (got Content-Type "${contentType}"): send it as UTF-8, with charset=utf-8 or none`,
+  );
+}
 const MEDIA_TYPES: Record<Exclude<BodyFormat['mediaType'], 'application/octet-stream'>, RegExp> = {
   'application/json': /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i,
   // application/xml, text/xml and the +xml types (application/bpmn+xml).
@@ -36,6 +61,7 @@ export function requestBody(
         ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8')
         : Buffer.alloc(0);
       const contentType = header(event, 'content-type');
+      refuseContentCoding(header(event, 'content-encoding'));
       if (mediaType === 'application/octet-stream') {
         // Bytes of any media type, none included (a chunk comes as text/plain, octet-stream or a form alike).
         if (raw.length > maxBytes) throw new PayloadTooLargeError(maxBytes);
@@ -56,6 +82,7 @@ export function requestBody(
           `The body must be sent as Content-Type: ${mediaType} (got ${contentType ? `"${contentType}"` : 'none'})`,
         );
       }
+      refuseOtherCharset(contentType);
       if (raw.length > maxBytes) throw new PayloadTooLargeError(maxBytes);
       let text: string;
       try {
