@@ -30,7 +30,7 @@ import type { HttpHandler } from '#shared/http/types.ts';
 import { type BootstrapResult, bootstrapInstallation } from '#shared/services/bootstrap.ts';
 import type { StreamRecord } from './dynamodb-stream.ts';
 import { ensureBucket, ensureTable } from './ensure-resources.ts';
-import { answerMalformedRequest, createHttpAdapter } from './http-adapter.ts';
+import { answerMalformedRequest, answerUnmetExpectation, createHttpAdapter } from './http-adapter.ts';
 import { type LocalDynamoDb, startLocalDynamoDb } from './local-dynamodb.ts';
 import { startLocalLambda } from './local-lambda.ts';
 import { startLocalS3 } from './local-s3.ts';
@@ -171,6 +171,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
   };
   const server = http.createServer(createHttpAdapter(loadHandler, config.corsOrigins, run));
   server.on('clientError', answerMalformedRequest);
+  server.on('checkExpectation', answerUnmetExpectation);
   // Idle kept-alive connections stay open a minute (Node's default is 5 s), so clients that pause between
   // requests rarely meet a socket closing under them.
   server.keepAliveTimeout = 60_000;

@@ -11,7 +11,7 @@ import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerRespo
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { FALLBACK_OPERATION, type Operation } from '#shared/api/operations/index.ts';
-import { PayloadTooLargeError, UnreadableError } from '#shared/domain/errors.ts';
+import { ExpectationFailedError, PayloadTooLargeError, UnreadableError } from '#shared/domain/errors.ts';
 import { corsHeaders, preflightHeaders } from '#shared/http/cors.ts';
 import { problemResponse } from '#shared/http/problem.ts';
 import { resolveRoute } from '#shared/http/routes.ts';
@@ -48,6 +48,8 @@ const TEXT_MEDIA = /^(text\/|application\/(?:[\w.+-]+\+)?(?:json|xml|javascript|
 export type HandlerLoader = (operation: Operation) => Promise<HttpHandler>;
 
 class BodyTooLarge extends Error {}
+/** The client closed the connection before its body was complete: nobody is left to answer. */
+class ClientGone extends Error {}
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -63,7 +65,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
       chunks.push(chunk);
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+    req.on('error', (error) => reject(new ClientGone(error.message)));
   });
 }
 
@@ -241,6 +243,14 @@ export function createHttpAdapter(
       return;
     }
     try {
+      // Node's parser takes chunked framing only; another coding would reach the handler still encoded.
+      const transferEncoding = req.headers['transfer-encoding'];
+      if (transferEncoding !== undefined && transferEncoding.trim().toLowerCase() !== 'chunked') {
+        throw new UnreadableError(
+          'MALFORMED_REQUEST',
+          `Only chunked framing is understood (got Transfer-Encoding "${transferEncoding}")`,
+        );
+      }
       const body = await readBody(req);
       event = toEvent(
         {
@@ -272,6 +282,16 @@ export function createHttpAdapter(
         send(res, problemResponse(new PayloadTooLargeError(limit), requestId, path), requestId);
         return;
       }
+      if (error instanceof ClientGone) {
+        console.log(
+          JSON.stringify({ level: 'info', msg: 'client closed the request before its body', requestId }),
+        );
+        return;
+      }
+      if (error instanceof UnreadableError) {
+        send(res, problemResponse(error, requestId, path), requestId);
+        return;
+      }
       // What API Gateway answers when the function itself fails.
       console.error(
         JSON.stringify({ level: 'error', msg: 'handler crashed', requestId, error: String(error) }),
@@ -279,6 +299,15 @@ export function createHttpAdapter(
       if (!res.headersSent) send(res, problemResponse(error, requestId, path), requestId);
     }
   };
+}
+
+/** Node answers an `Expect` other than 100-continue with a bare 417; API Gateway's answers are problem+json. */
+export function answerUnmetExpectation(req: IncomingMessage, res: ServerResponse): void {
+  const requestId = randomUUID();
+  const problem = problemResponse(new ExpectationFailedError(String(req.headers.expect)), requestId, '');
+  res.setHeader('connection', 'close');
+  send(res, problem, requestId);
+  req.resume();
 }
 
 /**

@@ -35,6 +35,7 @@ export type ErrorKind =
   | 'too_large'
   | 'range_not_satisfiable'
   | 'unsupported_media_type'
+  | 'expectation_failed'
   | 'too_many_requests'
   | 'mismatch'
   | 'unavailable';
@@ -190,6 +191,17 @@ export class RangeNotSatisfiableError extends DomainError {
 export class UnsupportedMediaTypeError extends DomainError {
   constructor(message: string) {
     super('unsupported_media_type', 'UNSUPPORTED_MEDIA_TYPE', message);
+  }
+}
+
+/** An `Expect` header other than 100-continue (RFC 9110 §10.1.1): the request is not read. */
+export class ExpectationFailedError extends DomainError {
+  constructor(expect: string) {
+    super(
+      'expectation_failed',
+      'EXPECTATION_FAILED',
+      `Only "Expect: 100-continue" is understood (got "${expect}"): send the request without it`,
+    );
   }
 }
 

@@ -46,6 +46,7 @@ const HTTP_OF: Record<ErrorKind, { status: number; title: string }> = {
   too_large: { status: 413, title: 'The request body is too large' },
   range_not_satisfiable: { status: 416, title: 'The range is outside the file' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  expectation_failed: { status: 417, title: 'Expectation failed' },
   too_many_requests: { status: 429, title: 'Too many requests' },
   mismatch: { status: 422, title: 'The request does not match what it refers to' },
   unavailable: { status: 503, title: 'Temporarily unavailable, retry shortly' },

@@ -1,8 +1,8 @@
 /** The local adapter speaks API Gateway HTTP API payload 2.0 both ways. */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpAdapter } from '#infra/local/http-adapter.ts';
+import { type AddressInfo, connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { answerUnmetExpectation, createHttpAdapter } from '#infra/local/http-adapter.ts';
 import type { HttpEvent, HttpHandler, HttpResult } from '#shared/http/types.ts';
 
 let server: http.Server;
@@ -16,6 +16,7 @@ beforeAll(async () => {
     return nextResult;
   };
   server = http.createServer(createHttpAdapter(async () => handler));
+  server.on('checkExpectation', answerUnmetExpectation);
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -119,5 +120,70 @@ describe("Lambda's 6 MB payload limit, counted on the JSON Lambda receives and r
     const over = await fetch(`${baseUrl}/api/v1/list`);
     expect(over.status).toBeGreaterThanOrEqual(500);
     expect(await over.text()).not.toContain('""""');
+  });
+});
+
+/** Sends `request` as is over a new connection; answers what came back before the server closed it. */
+function rawExchange(request: string, { closeAfterSend = false } = {}): Promise<string> {
+  const { port } = server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(request);
+      if (closeAfterSend) socket.destroy();
+    });
+    let answer = '';
+    socket.on('data', (data) => {
+      answer += data.toString('latin1');
+      // One answer is enough: keep-alive would hold the connection open.
+      if (answer.includes('\r\n\r\n') && answer.length >= answerLength(answer)) socket.destroy();
+    });
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+const answerLength = (answer: string) => {
+  const [head = ''] = answer.split('\r\n\r\n');
+  return head.length + 4 + Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+};
+const problemOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+
+describe('requests the adapter cannot take as sent', () => {
+  it('an Expect other than 100-continue: 417 problem+json, the handler not run', async () => {
+    lastEvent = undefined;
+    const answer = await rawExchange(
+      'POST /api/v1/items HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nContent-Length: 2\r\n\r\n{}',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 417 /);
+    expect(answer).toMatch(/content-type: application\/problem\+json/i);
+    expect(problemOf(answer)).toMatchObject({ status: 417, code: 'EXPECTATION_FAILED' });
+    expect(lastEvent).toBeUndefined();
+  });
+
+  it('a transfer coding other than chunked: 400 problem+json, the handler not run', async () => {
+    lastEvent = undefined;
+    const answer = await rawExchange(
+      'POST /api/v1/items HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(problemOf(answer)).toMatchObject({ code: 'MALFORMED_REQUEST' });
+    expect(lastEvent).toBeUndefined();
+  });
+
+  it("a body cut short by the client: no handler run, no error logged (the fault is the client's)", async () => {
+    lastEvent = undefined;
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logs = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      await rawExchange('POST /api/v1/items HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"a"', {
+        closeAfterSend: true,
+      });
+      await vi.waitFor(() => expect(logs).toHaveBeenCalled());
+      expect(errors).not.toHaveBeenCalled();
+      expect(JSON.parse(String(logs.mock.calls[0]?.[0]))).toMatchObject({ level: 'info' });
+      expect(lastEvent).toBeUndefined();
+    } finally {
+      errors.mockRestore();
+      logs.mockRestore();
+    }
   });
 });
