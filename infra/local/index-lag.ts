@@ -12,6 +12,13 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { KeySchemas } from './key-schemas.ts';
 
 type Item = Record<string, AttributeValue>;
+/** What a Query or Scan says of where it reads and what it answers. */
+interface QueryShape {
+  TableName: string;
+  IndexName?: string;
+  ProjectionExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+}
 
 /** An item's image before a write, and when that write landed. */
 interface Superseded {
@@ -58,6 +65,30 @@ export class IndexLag {
   }
 
   /**
+   * A query or scan of an index as it is sent on: one that names the attributes it wants may leave out the
+   * table's key (which item an answer is) or the index's keys (where it stood), which finding an item's
+   * earlier image needs; those are added to what it asks for, and `narrow` takes them off the answer.
+   */
+  async widened<T extends QueryShape>(input: T): Promise<{ sent: T; narrow: (items: Item[]) => Item[] }> {
+    const unchanged = { sent: input, narrow: (items: Item[]) => items };
+    if (!this.enabled || !input.IndexName || input.ProjectionExpression === undefined) return unchanged;
+    const shape = await this.keys.indexShape(input.TableName, input.IndexName);
+    if (!shape) return unchanged;
+    const asked = projectedNames(input.ProjectionExpression, input.ExpressionAttributeNames);
+    const added = shape.identity.filter((name) => !asked.has(name));
+    if (added.length === 0) return unchanged;
+    const placeholders = Object.fromEntries(added.map((name, i) => [`#lagKey${i}`, name]));
+    const sent = {
+      ...input,
+      ProjectionExpression: [input.ProjectionExpression, ...Object.keys(placeholders)].join(', '),
+      ExpressionAttributeNames: { ...input.ExpressionAttributeNames, ...placeholders },
+    };
+    const narrow = (items: Item[]) =>
+      items.map((item) => Object.fromEntries(Object.entries(item).filter(([name]) => !added.includes(name))));
+    return { sent, narrow };
+  }
+
+  /**
    * An index query's items as the index would hold them now. `selective`: the query named the attributes
    * it wants (ProjectionExpression), so an earlier image is cut to the attributes the answer has.
    */
@@ -77,6 +108,16 @@ export class IndexLag {
     }
     return answered;
   }
+}
+
+/** The top-level attributes a ProjectionExpression names (`a.b[0]` names `a`; `#n` as its names map says). */
+function projectedNames(expression: string, names: Record<string, string> = {}): Set<string> {
+  return new Set(
+    expression.split(',').map((path) => {
+      const top = path.trim().split(/[.[]/)[0] ?? '';
+      return top.startsWith('#') ? (names[top] ?? top) : top;
+    }),
+  );
 }
 
 const sameIndexKeys = (names: string[], a: Item, b: Item) =>

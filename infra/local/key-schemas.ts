@@ -10,6 +10,8 @@ type Item = Record<string, AttributeValue>;
 /** What an index keeps of an item: its own key attributes, and which attributes it projects. */
 export interface IndexShape {
   keyAttributes: string[];
+  /** The index's key attributes and the table's: what tells an item and its place in the index. */
+  identity: string[];
   projects(attribute: string): boolean;
 }
 
@@ -46,6 +48,7 @@ export class KeySchemas {
     const { ProjectionType, NonKeyAttributes = [] } = index.Projection ?? {};
     return {
       keyAttributes,
+      identity: [...always],
       projects: (attribute) =>
         ProjectionType === 'ALL' || always.has(attribute) || NonKeyAttributes.includes(attribute),
     };

@@ -68,6 +68,7 @@ interface WireInput {
   TableName: string;
   IndexName?: string;
   ProjectionExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
   Item: Item;
   Key: Item;
   RequestItems: Record<string, unknown>;
@@ -255,13 +256,15 @@ export async function startLocalDynamoDb(options: {
     }
   }
 
-  /** An index query's answer as the lagging index would give it. */
-  async function lagged(input: WireInput, answer: BodyAnswer): Promise<BodyAnswer> {
-    if (!indexLag.enabled || answer.status !== 200 || !input.IndexName) return answer;
+  /** An index query or scan, answered as the lagging index would answer it. */
+  async function lagged(action: string, input: WireInput): Promise<BodyAnswer> {
+    if (!indexLag.enabled || !input.IndexName) return forward(action, input);
+    const { sent, narrow } = await indexLag.widened(input);
+    const answer = await forward(action, sent);
     const result = answer.body as { Items?: Item[]; Count?: number };
-    if (!result.Items) return answer;
+    if (answer.status !== 200 || !result.Items) return answer;
     const selective = input.ProjectionExpression !== undefined;
-    const items = await indexLag.lagged(input.TableName, input.IndexName, result.Items, selective);
+    const items = narrow(await indexLag.lagged(input.TableName, input.IndexName, result.Items, selective));
     return { ...answer, body: { ...result, Items: items, Count: items.length } };
   }
 
@@ -372,7 +375,7 @@ export async function startLocalDynamoDb(options: {
       }
       case 'Query':
       case 'Scan':
-        return lagged(input, await forward(action, input));
+        return lagged(action, input);
       default:
         return forward(action, input);
     }

@@ -59,6 +59,37 @@ describe('sessions, with index reads a minute behind', () => {
   });
 });
 
+describe('lists, with index reads a minute behind', () => {
+  it('answer every list as the index stood: what was there is listed, a create just made not yet', async () => {
+    ctx.stack.dynamoDb.setIndexLag(A_MINUTE);
+    const created = await api.call('POST', '/api/v1/items', {
+      token: admin,
+      body: {
+        parent: { nodeId: world.folderA },
+        '@type': 'NodeElement',
+        nodeType: 'DOCUMENT_SET',
+        name: 'Lagging',
+      },
+    });
+    expect(created.status).toBe(200);
+    const ids = async (path: string) => {
+      const page = await api.call('GET', path, { token: admin });
+      expect(page.status, `${path}: ${page.text}`).toBe(200);
+      return page.body.results.map((n: { nodeId: string }) => n.nodeId);
+    };
+    expect(await ids(LIST)).toEqual(expect.arrayContaining([world.envA, world.envB]));
+    const children = await ids(`/api/v1/list/${world.folderA}?sortKey=name`);
+    expect(children).toContain(world.documentA);
+    expect(children).not.toContain(created.body.nodeId);
+    expect(await ids('/api/v1/document/list')).toContain(world.documentA);
+    expect(await ids('/api/v1/list?nodeType=DOCUMENT&pageSize=5')).toContain(world.documentA);
+    // The object itself is read from the table: there at once.
+    expect((await api.call('GET', `/api/v1/items/${created.body.nodeId}`, { token: admin })).status).toBe(
+      200,
+    );
+  });
+});
+
 describe('actions, with index reads a minute behind', () => {
   it('an action just completed is listed as done, not open', async () => {
     const assigned = await api.call('POST', '/api/v1/admin/actions', {
