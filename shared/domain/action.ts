@@ -7,6 +7,7 @@ import {
   named,
   nullableString,
   pageOf,
+  readableTextSchema,
   timestampSchema,
   uuidSchema,
 } from './schema-parts.ts';
@@ -94,7 +95,7 @@ export const createActionsPayloadSchema = z.strictObject({
   targetNodeId: uuidSchema,
   users: z.array(uuidSchema).check(z.minLength(1), z.maxLength(100)),
   dueDate: calendarDateSchema,
-  comment: z.optional(z.string().check(z.maxLength(2000))),
+  comment: z.optional(readableTextSchema(2000)),
   on: z.optional(z.enum(ACTION_TARGETS)),
 });
 

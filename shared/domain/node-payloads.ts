@@ -3,7 +3,7 @@
  * them: one source.
  */
 import * as z from 'zod/mini';
-import { named, objectNameSchema, uuidSchema } from '#shared/domain/schema-parts.ts';
+import { named, objectNameSchema, readableTextSchema, uuidSchema } from '#shared/domain/schema-parts.ts';
 import { bodyError } from './errors.ts';
 import { serviceSetFields } from './node.ts';
 import { childListShape, kindViewShape } from './node-elements.ts';
@@ -43,10 +43,8 @@ const writableFields = {
   '@type': z.string().check(z.minLength(1)),
   nodeType: z.enum(NODE_TYPE_NAMES as [string, ...string[]]),
   name: nameSchema,
-  referenceNumber: z.optional(z.nullable(z.string().check(z.maxLength(LIMITS.referenceNumberLength)))),
-  richTextDescription: z.optional(
-    z.nullable(z.string().check(z.maxLength(LIMITS.richTextDescriptionLength))),
-  ),
+  referenceNumber: z.optional(z.nullable(readableTextSchema(LIMITS.referenceNumberLength))),
+  richTextDescription: z.optional(z.nullable(readableTextSchema(LIMITS.richTextDescriptionLength))),
   extensions: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   // Spec §2.1: only null is observed for these; values arrive with sub-type management.
   nodeSubType: z.optional(z.null()),

@@ -45,6 +45,11 @@ const CONTROL_CHARACTERS = new RegExp(CONTROL_CHARACTER.source, 'g');
  */
 export const withoutControlCharacters = (text: string): string => text.replace(CONTROL_CHARACTERS, ' ');
 
+const noControlCharacters = z.refine<string>((s) => !CONTROL_CHARACTER.test(s), {
+  message: 'must not hold control characters (tab and line breaks excepted)',
+  params: { rule: 'control_characters' },
+});
+
 /**
  * An object's name: 1 to `maxLength` characters, not only blanks, and no control character (a NUL or an
  * escape in a name is never meant, and breaks what shows or exports it).
@@ -56,11 +61,12 @@ export const objectNameSchema = (maxLength: number) =>
       message: 'must not be empty or blank',
       params: { rule: 'not_blank' },
     }),
-    z.refine((s) => !CONTROL_CHARACTER.test(s), {
-      message: 'must not hold control characters (tab and line breaks excepted)',
-      params: { rule: 'control_characters' },
-    }),
+    noControlCharacters,
   );
+
+/** Text people write and read (a phone number, a comment, a description): up to `maxLength`, no control character. */
+export const readableTextSchema = (maxLength: number) =>
+  z.string().check(z.maxLength(maxLength), noControlCharacters);
 
 /**
  * Gives a schema its name in the API reference (a JSON Schema `title`, kept in zod's registry of

@@ -1,12 +1,13 @@
 /** Schemas of the user administration requests. */
 import * as z from 'zod/mini';
+import { objectNameSchema, readableTextSchema } from './schema-parts.ts';
 
 export const MIN_PASSWORD_LENGTH = 12;
 
 const password = z.string().check(z.minLength(MIN_PASSWORD_LENGTH), z.maxLength(1024));
-const optionalText = (max: number) => z.optional(z.nullable(z.string().check(z.maxLength(max))));
+const optionalText = (max: number) => z.optional(z.nullable(readableTextSchema(max)));
 const profile = {
-  name: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+  name: z.optional(objectNameSchema(200)),
   firstName: optionalText(100),
   middleName: optionalText(100),
   lastName: optionalText(100),

@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { CHANGE_RETENTION_DAYS, type Change, type ChangeKind } from './changes.ts';
 import { listPageOf } from './list-element.ts';
-import { named, timestampSchema, uuidSchema } from './schema-parts.ts';
+import { named, readableTextSchema, timestampSchema, uuidSchema } from './schema-parts.ts';
 
 /** The event type of each kind of change (REMOVED is a reader's view of the feed, never an event). */
 export const EVENT_TYPES = {
@@ -165,7 +165,7 @@ const nodeTypesField = z.nullable(
     .array(z.string().check(z.regex(/^[A-Z_]{1,64}$/, 'must be a nodeType')))
     .check(z.minLength(1), z.maxLength(50)),
 );
-const descriptionField = z.nullable(z.string().check(z.maxLength(500)));
+const descriptionField = z.nullable(readableTextSchema(500));
 
 /** Registering an endpoint. */
 export const webhookPayloadSchema = named(

@@ -334,6 +334,80 @@ describe('JSON bodies', () => {
     expect(kept.body.name).toBe('Two\tlines\r\nof a label');
   });
 
+  it('other text people read refuses control characters too, and a user name cannot be blank', async () => {
+    const bad = 'a\u0000b';
+    const refusals: [string, string, unknown, string, string][] = [
+      [
+        'POST',
+        '/api/v1/admin/users',
+        { username: 'ctl-user', password: 'a-long-password-1', name: bad },
+        '$.name',
+        'control_characters',
+      ],
+      [
+        'POST',
+        '/api/v1/admin/users',
+        { username: 'ctl-user', password: 'a-long-password-1', name: '   ' },
+        '$.name',
+        'not_blank',
+      ],
+      [
+        'POST',
+        '/api/v1/admin/users',
+        { username: 'ctl-user', password: 'a-long-password-1', phone: bad },
+        '$.phone',
+        'control_characters',
+      ],
+      [
+        'POST',
+        '/api/v1/admin/actions',
+        {
+          actionType: 'ACKNOWLEDGEMENT',
+          targetNodeId: documentId,
+          users: [readerId],
+          dueDate: '2027-01-10',
+          comment: bad,
+        },
+        '$.comment',
+        'control_characters',
+      ],
+      [
+        'POST',
+        '/api/v1/items',
+        { ...folder(environmentId, 'Referenced'), referenceNumber: `R-\u001b1` },
+        '$.referenceNumber',
+        'control_characters',
+      ],
+      [
+        'POST',
+        '/api/v1/items',
+        { ...folder(environmentId, 'Described'), richTextDescription: '<p>a\u0000b</p>' },
+        '$.richTextDescription',
+        'control_characters',
+      ],
+    ];
+    for (const [method, path, body, field, rule] of refusals) {
+      const refused = await api.call(method, path, { token, body });
+      expectProblem(refused, 400);
+      expect(refused.body.errors).toEqual([expect.objectContaining({ path: field, rule })]);
+    }
+    const users = await api.call('GET', '/api/v1/admin/users?pageSize=1000', { token });
+    expect(users.body.results.some((u: { username: string }) => u.username === 'ctl-user')).toBe(false);
+    await unchanged();
+    // Tabs and line breaks are text: a comment of two lines is taken.
+    const twoLines = await api.call('POST', '/api/v1/admin/actions', {
+      token,
+      body: {
+        actionType: 'ACKNOWLEDGEMENT',
+        targetNodeId: documentId,
+        users: [readerId],
+        dueDate: '2027-01-10',
+        comment: 'line one\nline two',
+      },
+    });
+    expect(twoLines.status).toBe(201);
+  });
+
   it('what a client may send is kept exactly: ordinary keys, exact numbers, any Unicode', async () => {
     const extensions = {
       count: 9007199254740991,
