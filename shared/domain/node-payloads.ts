@@ -99,6 +99,8 @@ export const updateNodePayloadSchema = named(
     system: z.optional(serviceSetFields.system),
     locked: z.optional(serviceSetFields.locked),
     favorite: z.optional(serviceSetFields.favorite),
+    // A task as add-nodes answered it (or as the client sent it there) names the editId of that call.
+    editId: z.optional(z.string()),
     ...viewOnlyFields,
   }),
   'UpdateNodePayload',

@@ -82,6 +82,35 @@ describe('retrieve, modify locally, submit (spec §4.5)', () => {
     });
   }
 
+  it('works for a task as add-nodes answered it (with its editId)', async () => {
+    const process = await createOfType(api, token, environmentId, 'PROCESS', 'Procure to pay');
+    const added = await api.call('POST', `/api/v1/process/nodes?process=${process.nodeId}`, {
+      token,
+      body: [
+        {
+          '@type': 'TaskNode',
+          nodeType: 'TASK',
+          editId: 'a',
+          name: 'Approve invoice',
+          sequenceNumber: 1,
+          topLeftX: 0,
+          topLeftY: 0,
+          width: 100,
+          height: 80,
+        },
+      ],
+    });
+    expect(added.status, added.text).toBe(200);
+    const [task] = added.body;
+    expect(task.editId).toBe('a');
+    const updated = await api.call('PUT', `/api/v1/items/${task.nodeId}`, {
+      token,
+      body: { ...task, name: 'Approve the invoice' },
+    });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body).toMatchObject({ name: 'Approve the invoice', version: '0.0003' });
+  });
+
   it('works for a process whose own view lists tasks, edges and relations; those must keep their types', async () => {
     const process = await createOfType(api, token, environmentId, 'PROCESS', 'Order to cash', kept);
     const task = (name: string) =>
