@@ -222,6 +222,23 @@ async function resolveParent(
   return parent;
 }
 
+/**
+ * Whether an update's parent is the object's own: its nodeId, or, for an object kept under its facet's
+ * system root, the environment it was created with as parent (resolveParent's alias), so a client may
+ * send back the body it created the object with.
+ */
+async function namesCurrentParent(
+  sentParent: string,
+  current: Node,
+  definition: NodeTypeDefinition,
+): Promise<boolean> {
+  if (sentParent === current.parentId) return true;
+  if (sentParent !== current.environmentId || definition.parents.includes('ENVIRONMENT')) return false;
+  const environment = await findNode(sentParent);
+  const rootIds = environment ? systemRootIdsOf(environment.fields) : undefined;
+  return rootIds !== undefined && definition.parents.some((type) => rootIds[type] === current.parentId);
+}
+
 async function createEnvironment(
   caller: Caller,
   payload: CreateNodePayload,
@@ -341,7 +358,7 @@ export async function updateNode(
   }
   const settable = checkedFields(payload, definition, current);
   const sentParent = payload.parent?.nodeId;
-  if (sentParent !== undefined && sentParent !== current.parentId) {
+  if (sentParent !== undefined && !(await namesCurrentParent(sentParent, current, definition))) {
     throw new BadRequestError('MOVE_NOT_SUPPORTED', 'An update cannot move an object to another parent', [
       bodyError('$.parent.nodeId', 'immutable', `must be the current parent (${current.parentId})`),
     ]);

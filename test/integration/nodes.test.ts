@@ -494,6 +494,36 @@ describe('PUT /api/v1/items/{nodeId}', () => {
     expect(unchanged.body.nodeVersionId).toBe(documents.nodeVersionId);
   });
 
+  it('takes an object kept under a system root back with the environment it was created under as parent', async () => {
+    const payload = { parent: { nodeId: environmentId }, '@type': 'Role', nodeType: 'ROLE', name: 'Buyer' };
+    const role = await createNode(api, token, payload);
+    const placed = (await api.call('GET', `/api/v1/items/${role.nodeId}?detail=true`, { token })).body;
+    expect(placed.parent.nodeId).not.toBe(environmentId);
+    const resent = await api.call('PUT', `/api/v1/items/${role.nodeId}`, {
+      token,
+      body: { ...payload, name: 'Senior buyer', nodeId: role.nodeId, nodeVersionId: role.nodeVersionId },
+    });
+    expect(resent.status, resent.text).toBe(200);
+    const after = (await api.call('GET', `/api/v1/items/${role.nodeId}?detail=true`, { token })).body;
+    expect(after).toMatchObject({ name: 'Senior buyer', parent: { nodeId: placed.parent.nodeId } });
+    // Another environment is a move, still refused.
+    const other = await api.call('POST', '/api/v1/items', {
+      token,
+      body: { '@type': 'NodeElement', nodeType: 'ENVIRONMENT', name: 'Roles elsewhere' },
+    });
+    const moved = await api.call('PUT', `/api/v1/items/${role.nodeId}`, {
+      token,
+      body: {
+        ...payload,
+        parent: { nodeId: other.body.nodeId },
+        nodeId: role.nodeId,
+        nodeVersionId: resent.body.nodeVersionId,
+      },
+    });
+    expect(moved.status).toBe(400);
+    expect(moved.body.code).toBe('MOVE_NOT_SUPPORTED');
+  });
+
   it('ignores read-only fields sent back as retrieved, and refuses one of another type, naming it', async () => {
     const created = await createNode(api, token, folder(environmentId, 'Read-only'));
     const retrieved = (await api.call('GET', `/api/v1/items/${created.nodeId}`, { token })).body;
