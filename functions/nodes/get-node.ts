@@ -1,6 +1,7 @@
 import { getNode } from '#shared/api/operations/node-reads.ts';
 import { toBaseElement } from '#shared/domain/node.ts';
 import { toDetailedElement } from '#shared/domain/node-elements.ts';
+import { canReadParentOf } from '#shared/domain/permissions.ts';
 import { ifNoneMatchHits } from '#shared/domain/preconditions.ts';
 import { handle } from '#shared/http/operation.ts';
 import { header } from '#shared/http/request-headers.ts';
@@ -17,6 +18,9 @@ export const handler = handle(
     const node = await nodes.getNode(caller, path.nodeId, query.draft, prefetched);
     if (ifNoneMatchHits(header(event, 'if-none-match'), node.nodeVersionId))
       return empty(304, nodeHeaders(node));
-    return json(200, query.detail ? toDetailedElement(node) : toBaseElement(node), nodeHeaders(node));
+    const element = query.detail
+      ? toDetailedElement(node, canReadParentOf(caller, node))
+      : toBaseElement(node);
+    return json(200, element, nodeHeaders(node));
   },
 );

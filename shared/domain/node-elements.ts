@@ -75,10 +75,11 @@ function childElement(child: Node, element: 'base' | 'withFields' | 'name') {
   return { ...toBaseElement(child), ...kindOf(child.nodeType).view(child.fields) };
 }
 
-export function toDetailedElement(node: Node): DetailedElement {
+/** `parentVisible`: whether the caller may read the parent; one they may not is null, as in every view. */
+export function toDetailedElement(node: Node, parentVisible: boolean): DetailedElement {
   return {
     ...toBaseElement(node),
-    parent: node.parentId ? { nodeId: node.parentId } : null,
+    parent: node.parentId && parentVisible ? { nodeId: node.parentId } : null,
     richTextDescription: node.richTextDescription,
     ...kindOf(node.nodeType).view(node.fields),
   };

@@ -690,6 +690,16 @@ describe('what each caller sees', () => {
     expect(parentOf(minutes)).toEqual({ nodeId: shared, name: 'Shared minutes', nodeType: 'DOCUMENT_SET' });
     expect(everything.text).not.toContain('Layoff');
     expect(everything.text).not.toContain(top);
+    // The detailed retrieve and its version alike; the per-type retrieve takes `detail` too.
+    const detailed = await api.call('GET', `/api/v1/items/${shared}?detail=true`, { token });
+    expect(detailed.body.parent).toBeNull();
+    const version = await api.call('GET', `/api/v1/items/${shared}/versions/${detailed.body.nodeVersionId}`, {
+      token,
+    });
+    expect(version.body.parent).toBeNull();
+    const typed = await api.call('GET', `/api/v1/document/documents/${minutes}?detail=true`, { token });
+    expect(typed.status, typed.text).toBe(200);
+    expect(typed.body.parent).toMatchObject({ nodeId: shared, name: 'Shared minutes' });
     // A folder's children: their parent is that folder, which the caller reads.
     const children = await api.call('GET', `/api/v1/list/${shared}`, { token });
     expect(children.body.results.map((e: { parent: unknown }) => e.parent)).toEqual([

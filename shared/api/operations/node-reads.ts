@@ -7,7 +7,10 @@ import { retrievedNodeSchema, typedElementSchema } from '#shared/domain/node-ele
 import { uuidSchema } from '#shared/domain/schema-parts.ts';
 import { TYPED_RETRIEVES } from '#shared/domain/typed-retrieves.ts';
 import { API_PREFIX, authenticated, defineOperation, ETAG, problem } from '../operation.ts';
-import { draftQuerySchema, flagParam, nodePathSchema } from '../params.ts';
+import { flagParam, nodePathSchema } from '../params.ts';
+
+/** Spec §4.4's retrieve queries, on the common path and the per-type ones alike. */
+const retrieveQuerySchema = z.strictObject({ draft: flagParam(true), detail: flagParam(false) });
 
 export const getNode = defineOperation({
   name: 'getNode',
@@ -21,7 +24,7 @@ export const getNode = defineOperation({
   tag: 'Common',
   request: {
     path: nodePathSchema,
-    query: z.strictObject({ draft: flagParam(true), detail: flagParam(false) }),
+    query: retrieveQuerySchema,
   },
   responses: {
     200: {
@@ -53,12 +56,13 @@ export const getTypedNode = defineOperation({
   description:
     'The object with its own `@type`, its parent as a NameElement and its type’s own fields (documents: ' +
     'documentType, url, fileInfo; processes: tasks and edges; entities: attributes). An id of another type, or of ' +
-    'an object the caller may not read, is a 404. `draft=false` answers the published version.',
+    'an object the caller may not read, is a 404. `draft=false` answers the published version. `detail` is ' +
+    'taken as on the common retrieve (spec §4.4) and changes nothing: this view is always the full one.',
   tag: 'Common',
   request: {
     // Each route carries exactly one of these.
     path: z.strictObject(Object.fromEntries(TYPED_RETRIEVES.map((t) => [t.param, z.optional(uuidSchema)]))),
-    query: draftQuerySchema,
+    query: retrieveQuerySchema,
   },
   responses: {
     200: { description: 'The object', body: typedElementSchema, headers: ETAG },

@@ -75,13 +75,15 @@ describe('representations', () => {
   });
 
   it('the detailed form adds the parent and, for documents, the document fields', () => {
-    expect(toDetailedElement(sampleNode())).toMatchObject({
+    expect(toDetailedElement(sampleNode(), true)).toMatchObject({
       parent: { nodeId: 'C0000000-0000-4000-8000-000000000001' },
       documentType: 'URL',
       url: 'https://example.com/travel',
     });
-    const folder = toDetailedElement(sampleNode({ nodeType: 'DOCUMENT_SET', fields: {} }));
+    const folder = toDetailedElement(sampleNode({ nodeType: 'DOCUMENT_SET', fields: {} }), true);
     expect(folder).not.toHaveProperty('url');
-    expect(toDetailedElement(sampleNode({ parentId: null })).parent).toBeNull();
+    expect(toDetailedElement(sampleNode({ parentId: null }), true).parent).toBeNull();
+    // A parent the caller may not read is null, as in every view.
+    expect(toDetailedElement(sampleNode(), false).parent).toBeNull();
   });
 });
