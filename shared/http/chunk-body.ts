@@ -17,7 +17,7 @@ const MAX_FILE_PARTS = 5;
 
 export interface ChunkBody {
   bytes: Buffer;
-  /** The content type the form gave the file part; null for a raw body. */
+  /** The content type the form gave the file part, or a raw body's Content-Type. */
   partType: string | null;
   /** The form's other fields, in order, repeats kept; none for a raw body. */
   fields: [name: string, value: string][];
@@ -32,7 +32,9 @@ export const isMultipartForm = (contentType: string) => /^multipart\/form-data\s
 
 export async function readChunkBody(body: RawBody): Promise<ChunkBody> {
   // A form without its boundary is a malformed form (busboy says so), not a raw body to store as it is.
-  if (!isMultipartForm(body.contentType)) return { bytes: body.bytes, partType: null, fields: [] };
+  if (!isMultipartForm(body.contentType)) {
+    return { bytes: body.bytes, partType: body.contentType, fields: [] };
+  }
   return new Promise<ChunkBody>((resolve, reject) => {
     let form: InstanceType<typeof Busboy>;
     try {

@@ -148,6 +148,35 @@ const download = (documentId: string, headers: Record<string, string> = {}, as =
   api.call('GET', `/api/v1/document/documents/${documentId}/content`, { token: as, headers });
 
 describe('the spec single-chunk upload and a FILE document', () => {
+  it("records a raw body's Content-Type as the file's declared type, unless it says nothing of the file", async () => {
+    const cases: [string, string, string | null][] = [
+      ['raw-type-pdf', 'application/pdf', 'application/pdf'],
+      ['raw-type-text', 'text/plain; charset=utf-8', 'text/plain; charset=utf-8'],
+      ['raw-type-bytes', 'application/octet-stream', null],
+      // curl --data-binary without -H sends its body as a form.
+      ['raw-type-curl', 'application/x-www-form-urlencoded', null],
+    ];
+    for (const [identifier, contentType, recorded] of cases) {
+      const query = new URLSearchParams({
+        resumableIdentifier: identifier,
+        resumableFilename: 'file.bin',
+        resumableChunkSize: '1',
+        resumableChunkNumber: '1',
+        resumableTotalSize: '1',
+      });
+      const sent = await api.call('POST', `/upload/?${query}`, {
+        token,
+        rawBody: Buffer.from('%PDF-1.4 not really'),
+        headers: { 'content-type': contentType },
+      });
+      expect(sent.status, sent.text).toBe(200);
+      expect((await uploadState(identifier)).body.contentType, contentType).toBe(recorded);
+    }
+    // resumableType, when sent, says it.
+    await singleChunk('raw-type-param', 'a.csv', 'a,b', 'text/csv');
+    expect((await uploadState('raw-type-param')).body.contentType).toBe('text/csv');
+  });
+
   it('stores the body as the file, records it on the document, and serves it back', async () => {
     const uploaded = await singleChunk('spec-1', 'report.txt', 'hello world', 'text/plain');
     expect(uploaded.status).toBe(200);

@@ -148,14 +148,21 @@ function toldAsSent(error: DomainError, { sent, flow, missingIn }: Gathered): Do
 }
 
 /**
- * The declared type the form gives the file part, when it says more than "bytes": flow.js sends no type
- * parameter, and a browser sends application/octet-stream for a file without a type (resumable.js sends
- * `resumableType=` for it). Like resumableType, it is recorded, never trusted for serving.
+ * Types that say nothing of the file: a browser sends application/octet-stream for a file without a
+ * type, and curl's --data-binary sends its body as a form unless told otherwise.
  */
-const partTypeOf = (body: ChunkBody | undefined): string | undefined =>
-  body?.partType && body.partType !== 'application/octet-stream' && parseMediaType(body.partType)
-    ? body.partType
-    : undefined;
+const SAYS_NOTHING = new Set(['application/octet-stream', 'application/x-www-form-urlencoded']);
+
+/**
+ * The declared type the body gives the file (the form's file part, or a raw body's Content-Type as the
+ * spec's example sends text/plain), when it says more than "bytes": flow.js sends no type parameter, and
+ * resumable.js sends `resumableType=` for a file without one. Like resumableType, it is recorded, never
+ * trusted for serving.
+ */
+const partTypeOf = (body: ChunkBody | undefined): string | undefined => {
+  const essence = body?.partType ? parseMediaType(body.partType)?.essence : undefined;
+  return essence && !SAYS_NOTHING.has(essence) ? (body?.partType ?? undefined) : undefined;
+};
 
 /**
  * Gathers an upload chunk's parameters for validation (ParsedEvent.queryInput) and, with `readBody`
