@@ -3,6 +3,7 @@
  * twice stored once, and the upload completed by its last chunk (upload-status.ts answers the rest).
  */
 
+import { createHash } from 'node:crypto';
 import { putChunk } from '#shared/data/upload-chunk-store.ts';
 import { countOpenUploads, findUpload, recordChunk, startUpload } from '#shared/data/upload-repository.ts';
 import { BadRequestError, ServiceUnavailableError } from '#shared/domain/errors.ts';
@@ -34,7 +35,11 @@ export async function receiveChunk(
   const { principalId } = caller.principal;
   const uploadKey = uploadKeyOf(query.resumableIdentifier);
   const upload = await openUpload(principalId, uploadKey, query, plan, await stored);
-  if (upload.chunks.has(plan.chunkNumber)) return; // sent twice: stored once
+  if (upload.chunks.has(plan.chunkNumber)) {
+    // Sent twice: stored once. The spec's form names no size, so there another body is another file.
+    if (plan.fileBytes === null) refuseAnotherFile(upload, body);
+    return;
+  }
   if (upload.state !== 'receiving') throw uploadClosed(upload);
 
   await putChunk(principalId, uploadKey, plan.chunkNumber, body);
@@ -104,6 +109,25 @@ async function openUpload(
   if (!raced) throw new ServiceUnavailableError('The upload is changing; retry the chunk');
   sameFileOrRefuse(raced, query, plan);
   return raced;
+}
+
+/** A 400: the upload holds its file already, and this body is not that file (a new file needs a new identifier). */
+function refuseAnotherFile(upload: Upload, body: Buffer): void {
+  const { file } = upload;
+  if (!file) return; // still being assembled: what it holds is not known yet
+  if (file.size === body.length && file.sha256 === createHash('sha256').update(body).digest('hex')) return;
+  throw new BadRequestError(
+    'UPLOAD_MISMATCH',
+    `The upload ${upload.identifier} holds another file (${file.size} bytes); send a new file under a new identifier`,
+    [
+      {
+        in: 'body',
+        path: '$',
+        rule: 'matches_upload',
+        message: `is not the file this upload holds (${file.size} bytes, SHA-256 ${file.sha256})`,
+      },
+    ],
+  );
 }
 
 /** A 400 (resumable.js stops on it): the upload is assembled, failed or attached and takes no new chunk. */

@@ -148,6 +148,22 @@ const download = (documentId: string, headers: Record<string, string> = {}, as =
   api.call('GET', `/api/v1/document/documents/${documentId}/content`, { token: as, headers });
 
 describe('the spec single-chunk upload and a FILE document', () => {
+  it('takes the same file sent again (200), and refuses another under the identifier it holds (400)', async () => {
+    expect((await singleChunk('spec-again', 'd.txt', 'draft v1')).status).toBe(200);
+    expect((await singleChunk('spec-again', 'd.txt', 'draft v1')).status).toBe(200);
+    for (const other of ['final version 2 - much longer', 'draft v2']) {
+      const refused = await singleChunk('spec-again', 'd.txt', other);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: 'UPLOAD_MISMATCH' });
+      expect(refused.body.errors).toEqual([expect.objectContaining({ in: 'body', rule: 'matches_upload' })]);
+    }
+    expect((await uploadState('spec-again')).body).toMatchObject({
+      state: 'complete',
+      size: 8,
+      sha256: sha256(Buffer.from('draft v1')),
+    });
+  });
+
   it("records a raw body's Content-Type as the file's declared type, unless it says nothing of the file", async () => {
     const cases: [string, string, string | null][] = [
       ['raw-type-pdf', 'application/pdf', 'application/pdf'],
