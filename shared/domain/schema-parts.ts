@@ -64,6 +64,23 @@ export const objectNameSchema = (maxLength: number) =>
     noControlCharacters,
   );
 
+/** Whitespace, controls and invisible or direction marks: never in a URL as they are (RFC 3986). */
+const NOT_IN_URL = /[\s\p{Cc}\p{Cf}]/u;
+
+/**
+ * A URL's text as sent: without the characters above (percent-encoded they may be). Checked before any
+ * URL parse, which would trim or drop some of them silently and store another URL than was sent.
+ */
+export const urlTextSchema = (maxLength: number) =>
+  z.string().check(
+    z.minLength(1),
+    z.maxLength(maxLength),
+    z.refine((s) => !NOT_IN_URL.test(s), {
+      message: 'must not hold spaces, control characters or invisible marks (percent-encode them)',
+      params: { rule: 'url_characters' },
+    }),
+  );
+
 /** Text people write and read (a phone number, a comment, a description): up to `maxLength`, no control character. */
 export const readableTextSchema = (maxLength: number) =>
   z.string().check(z.maxLength(maxLength), noControlCharacters);

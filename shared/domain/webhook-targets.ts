@@ -53,6 +53,8 @@ export function addressRefusal(address: string, rules: TargetRules): Refusal {
 
 /** The URL of an endpoint as registered: parsed, or the reason it is refused. */
 export function urlRefusal(url: string, rules: TargetRules): { url: URL } | { refusal: string } {
+  // The URL parser would read `https:host` or `https:/host` as https://host/: the address is taken as sent.
+  if (!/^[a-z][a-z0-9+.-]*:\/\/[^/]/i.test(url)) return { refusal: 'must be an absolute URL (https://…)' };
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -64,6 +66,7 @@ export function urlRefusal(url: string, rules: TargetRules): { url: URL } | { re
     return { refusal: 'must be an https URL' };
   }
   if (parsed.hash) return { refusal: 'must not have a fragment' };
+  if (parsed.port === '0') return { refusal: 'must not name port 0, where nothing can be reached' };
   return { url: parsed };
 }
 

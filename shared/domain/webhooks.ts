@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { CHANGE_RETENTION_DAYS, type Change, type ChangeKind } from './changes.ts';
 import { listPageOf } from './list-element.ts';
-import { named, readableTextSchema, timestampSchema, uuidSchema } from './schema-parts.ts';
+import { named, readableTextSchema, timestampSchema, urlTextSchema, uuidSchema } from './schema-parts.ts';
 
 /** The event type of each kind of change (REMOVED is a reader's view of the feed, never an event). */
 export const EVENT_TYPES = {
@@ -156,7 +156,7 @@ export function retryDelaySeconds(
 
 // The API's view of endpoints and deliveries.
 
-const urlField = z.string().check(z.minLength(1), z.maxLength(2048));
+const urlField = urlTextSchema(2048);
 const eventsField = z
   .array(z.enum(EVENT_FILTERS as [string, ...string[]]))
   .check(z.minLength(1), z.maxLength(EVENT_FILTERS.length));

@@ -334,6 +334,29 @@ describe('JSON bodies', () => {
     expect(kept.body.name).toBe('Two\tlines\r\nof a label');
   });
 
+  it('a URL is taken as sent or refused, never trimmed or cleaned into another one', async () => {
+    for (const url of [
+      ' https://docs.example/a',
+      'https://docs.example/a b',
+      'https://docs.example/\u202eexe.txt',
+      'https://docs.example/\u0000',
+    ]) {
+      for (const [path, body] of [
+        ['/api/v1/items', { ...urlDocument(folderId, 'Linked'), url }],
+        ['/api/v1/webhooks', { url, enabled: false }],
+      ] as const) {
+        const refused = await api.call('POST', path, { token, body });
+        expectProblem(refused, 400);
+        expect(refused.body.errors, `${path} ${JSON.stringify(url)}`).toEqual([
+          expect.objectContaining({ path: '$.url', rule: 'url_characters' }),
+        ]);
+      }
+    }
+    await unchanged();
+    const hooks = await api.call('GET', '/api/v1/webhooks', { token });
+    expect(hooks.body.results).toEqual([]);
+  });
+
   it('other text people read refuses control characters too, and a user name cannot be blank', async () => {
     const bad = 'a\u0000b';
     const refusals: [string, string, unknown, string, string][] = [

@@ -1,5 +1,6 @@
 /** DOCUMENT: a document that references a URL, or holds a file uploaded first (spec §4.1, §4.2). */
 import * as z from 'zod/mini';
+import { urlTextSchema } from '../schema-parts.ts';
 import { defineKind, fieldError } from './kind.ts';
 
 export const DOCUMENT_TYPES = ['URL', 'FILE'] as const;
@@ -44,9 +45,10 @@ const documentType = z.nullable(z.enum(DOCUMENT_TYPES));
  * addresses included. The service never fetches it (only shows it), so there is nothing to guard against
  * but other schemes, such as `javascript:`.
  */
-const linkSchema = z
-  .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
-  .check(z.maxLength(URL_MAX_LENGTH));
+const linkSchema = z.pipe(
+  urlTextSchema(URL_MAX_LENGTH),
+  z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }),
+);
 
 export const DOCUMENT = defineKind({
   stored: z.object({

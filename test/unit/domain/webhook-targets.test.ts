@@ -51,6 +51,10 @@ describe('webhook targets', () => {
       'https://u:p@x.example/',
       'https://x.example/#a',
       '/relative',
+      // Read by the URL parser as https://x.example/: taken as sent, they are not URLs of it.
+      'https:/x.example/in',
+      'https:x.example/in',
+      'https://x.example:0/in',
     ])
       expect(urlRefusal(url, strict), url).toHaveProperty('refusal');
     const plain = urlRefusal('http://127.0.0.1:8080/in', local);
