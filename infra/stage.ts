@@ -21,18 +21,40 @@ export interface StageSettings {
   uploadBaseUrl: string | undefined;
 }
 
+import { SESSION_KNOB_RANGES } from '#shared/config/index.ts';
+
 const STAGE_NAME = /^[a-z][a-z0-9-]{0,30}$/;
 const KEEPS_DATA = /^(prod|production|prod-.+|tenant-.+)$/;
 
 type Context = (key: string) => unknown;
 
-function numberContext(context: Context, key: string, fallback: number | undefined): number | undefined {
+function numberContext(
+  context: Context,
+  key: string,
+  fallback: number | undefined,
+  range?: { min: number; max: number },
+): number | undefined {
   const raw = context(key);
   if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0)
+  const value = String(raw).trim() === '' ? Number.NaN : Number(raw);
+  if (range) {
+    // The functions refuse a value out of range at every request: a stage with one would answer nothing.
+    if (!(value >= range.min && value <= range.max))
+      throw new Error(`Context ${key} must be a number from ${range.min} to ${range.max}, got "${raw}"`);
+  } else if (!Number.isFinite(value) || value <= 0) {
     throw new Error(`Context ${key} must be a positive number, got "${raw}"`);
+  }
   return value;
+}
+
+/** `-c retainData=true|false`, any letter case; anything else is refused rather than read as false. */
+function flagContext(context: Context, key: string): boolean | undefined {
+  const raw = context(key);
+  if (raw === undefined) return undefined;
+  const text = String(raw).toLowerCase();
+  if (text !== 'true' && text !== 'false')
+    throw new Error(`Context ${key} must be true or false, got "${raw}"`);
+  return text === 'true';
 }
 
 function corsOrigins(raw: unknown): string[] {
@@ -62,16 +84,31 @@ export function stageSettings(context: Context): StageSettings {
       `Stage "${name}" must be lower-case letters, digits and dashes, starting with a letter (≤ 31)`,
     );
   }
-  const retain = context('retainData');
-  const ephemeral = retain === undefined ? !KEEPS_DATA.test(name) : String(retain) !== 'true';
+  const retain = flagContext(context, 'retainData');
+  const ephemeral = retain === undefined ? !KEEPS_DATA.test(name) : !retain;
   return {
     name,
     ephemeral,
     throttleRate: numberContext(context, 'throttleRate', 100) as number,
     throttleBurst: numberContext(context, 'throttleBurst', 200) as number,
-    sessionTimeoutMinutes: numberContext(context, 'sessionTimeout', undefined),
-    sessionRecheckSeconds: numberContext(context, 'sessionRecheck', undefined),
-    webTokenExpiresInDays: numberContext(context, 'webTokenExpiresIn', undefined),
+    sessionTimeoutMinutes: numberContext(
+      context,
+      'sessionTimeout',
+      undefined,
+      SESSION_KNOB_RANGES.SESSION_TIMEOUT,
+    ),
+    sessionRecheckSeconds: numberContext(
+      context,
+      'sessionRecheck',
+      undefined,
+      SESSION_KNOB_RANGES.SESSION_RECHECK_SECONDS,
+    ),
+    webTokenExpiresInDays: numberContext(
+      context,
+      'webTokenExpiresIn',
+      undefined,
+      SESSION_KNOB_RANGES.WEBTOKEN_EXPIRES_IN,
+    ),
     corsOrigins: corsOrigins(context('corsOrigins')),
     publicBaseUrl: httpsAddress('publicBaseUrl', context('publicBaseUrl')),
     uploadBaseUrl: httpsAddress('uploadBaseUrl', context('uploadBaseUrl')),

@@ -28,11 +28,20 @@ const httpAddress = z.optional(
   z.string().check(z.regex(/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/, 'must be an http(s) address')),
 );
 
+/** The ranges of the session knobs, which a stage's context options (infra/stage.ts) are held to as well. */
+export const SESSION_KNOB_RANGES = {
+  SESSION_TIMEOUT: { min: 1, max: 24 * 60 },
+  SESSION_RECHECK_SECONDS: { min: 0, max: 60 },
+  WEBTOKEN_EXPIRES_IN: { min: 1 / 24, max: 30 },
+} as const;
+const knob = (name: keyof typeof SESSION_KNOB_RANGES, fallback: string) =>
+  numberIn(SESSION_KNOB_RANGES[name].min, SESSION_KNOB_RANGES[name].max, fallback);
+
 /** Variables a deployed stage and the embedded stack both take (see README "Configuration"). */
 const stageKnobs = {
-  SESSION_TIMEOUT: numberIn(1, 24 * 60, '30'),
-  SESSION_RECHECK_SECONDS: numberIn(0, 60, '5'),
-  WEBTOKEN_EXPIRES_IN: numberIn(1 / 24, 30, '1'),
+  SESSION_TIMEOUT: knob('SESSION_TIMEOUT', '30'),
+  SESSION_RECHECK_SECONDS: knob('SESSION_RECHECK_SECONDS', '5'),
+  WEBTOKEN_EXPIRES_IN: knob('WEBTOKEN_EXPIRES_IN', '1'),
   LOG_LEVEL: z._default(z.enum(['info', 'silent']), 'info'),
   CORS_ORIGINS: optional,
   PUBLIC_BASE_URL: httpAddress,

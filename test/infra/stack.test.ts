@@ -2,6 +2,7 @@
 
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { stageSettings } from '#infra/stage.ts';
 import { BACKGROUND_JOBS } from '#shared/api/background-jobs.ts';
 import { OPERATION_LIST } from '#shared/api/operations/index.ts';
 import { LIST_INDEXES, LIST_PROJECTED_ATTRIBUTES } from '#shared/data/list-indexes.ts';
@@ -325,9 +326,30 @@ describe('signing key', () => {
   });
 });
 
+/** A CDK context that answers these options (strings, as `-c key=value` gives them). */
+const contextOf = (options: Record<string, string>) => (key: string) => options[key];
+
 describe('stages', () => {
   it('refuses malformed stage names', () => {
     expect(() => synthesize({ stage: 'Prod_1' })).toThrow(/lower-case letters/);
+  });
+
+  it('refuses session settings the functions would refuse at every request, and takes sessionRecheck=0', () => {
+    expect(() => stageSettings(contextOf({ sessionTimeout: '5000' }))).toThrow(
+      /sessionTimeout must be a number from 1 to 1440/,
+    );
+    expect(() => stageSettings(contextOf({ webTokenExpiresIn: '60' }))).toThrow(/webTokenExpiresIn/);
+    expect(() => stageSettings(contextOf({ sessionRecheck: '120' }))).toThrow(/sessionRecheck/);
+    expect(() => stageSettings(contextOf({ sessionRecheck: '' }))).toThrow(/sessionRecheck/);
+    expect(stageSettings(contextOf({ sessionRecheck: '0' })).sessionRecheckSeconds).toBe(0);
+  });
+
+  it('reads retainData as true or false in any case, and refuses anything else', () => {
+    expect(stageSettings(contextOf({ stage: 'prod', retainData: 'FALSE' })).ephemeral).toBe(true);
+    expect(stageSettings(contextOf({ stage: 'pr-7', retainData: 'True' })).ephemeral).toBe(false);
+    expect(() => stageSettings(contextOf({ stage: 'prod', retainData: 'yes' }))).toThrow(
+      /retainData must be true or false/,
+    );
   });
 });
 
