@@ -75,6 +75,20 @@ export interface EmbeddedStack {
 }
 
 export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise<EmbeddedStack> {
+  // The port first: a start that cannot listen (the port taken, a HOST not of this machine) creates
+  // nothing, and the administrator, whose generated password is shown once, is not made by a start that
+  // then fails. A request that arrives while the services start waits for them.
+  let serve: (listener: http.RequestListener) => void = () => undefined;
+  const adapter = new Promise<http.RequestListener>((ready) => {
+    serve = ready;
+  });
+  const server = http.createServer((req, res) => void adapter.then((listener) => listener(req, res)));
+  server.on('clientError', answerMalformedRequest);
+  server.on('checkExpectation', answerUnmetExpectation);
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(options.port, options.host, () => done());
+  });
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const dynamoDb = await startLocalDynamoDb({
@@ -169,9 +183,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     }
     return handler;
   };
-  const server = http.createServer(createHttpAdapter(loadHandler, config.corsOrigins, run));
-  server.on('clientError', answerMalformedRequest);
-  server.on('checkExpectation', answerUnmetExpectation);
+  serve(createHttpAdapter(loadHandler, config.corsOrigins, run));
   // Idle kept-alive connections stay open a minute (Node's default is 5 s), so clients that pause between
   // requests rarely meet a socket closing under them.
   server.keepAliveTimeout = 60_000;
@@ -184,15 +196,6 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     await s3.close();
     await dynamoDb.close();
   };
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(options.port, options.host, () => done());
-  }).catch(async (error: unknown) => {
-    await closeServices();
-    throw error;
-  });
-  // Only once the port is ours: a first start that cannot listen (the port taken) must not create the
-  // administrator, whose generated password is shown once, by a start that then fails.
   const bootstrap = await run(() =>
     bootstrapInstallation({ username: options.adminUsername, password: options.adminPassword }),
   );

@@ -16,10 +16,17 @@ const stop = async (signal: string) => {
 process.on('SIGINT', () => void stop('SIGINT'));
 process.on('SIGTERM', () => void stop('SIGTERM'));
 const stack = await starting.catch((error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EADDRINUSE') throw error;
-  console.error(
-    `Port ${settings.port} on ${settings.host} is in use (another npm start?): stop that, or set PORT to a free port.`,
-  );
+  if (error.code === 'EADDRINUSE') {
+    console.error(
+      `Port ${settings.port} on ${settings.host} is in use (another npm start?): stop that, or set PORT to a free port.`,
+    );
+  } else if (error.code === 'ENOTFOUND' || error.code === 'EADDRNOTAVAIL') {
+    console.error(
+      `HOST ${settings.host} is not an address of this machine: set HOST to one (default 127.0.0.1).`,
+    );
+  } else {
+    throw error;
+  }
   process.exit(1);
 });
 const { bootstrap } = stack;

@@ -3,7 +3,7 @@
  * kept across restarts, and a clean stop on Ctrl-C (SIGINT).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -112,18 +112,24 @@ describe('npm start', () => {
     expect(await stopWithCtrlC(second)).toBe(0);
   });
 
-  it('on a port in use, says so and creates nothing: the next start still shows the generated password', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'content-repository-start-'));
-    dataDirs.push(dataDir);
+  it('on a port in use or a HOST not of this machine, says so and creates nothing: the next start still shows the generated password', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'content-repository-start-'));
+    dataDirs.push(parent);
+    const dataDir = join(parent, 'data');
     const holder = createServer();
     await new Promise<void>((done) => holder.listen(0, '127.0.0.1', done));
     const { port } = holder.address() as AddressInfo;
-    try {
-      const { child, output } = spawnStart({ PORT: String(port), DATA_DIR: dataDir });
+    const failedStart = async (env: Record<string, string>, says: string) => {
+      const { child, output } = spawnStart({ DATA_DIR: dataDir, ...env });
       const code = await new Promise<number | null>((done) => child.on('exit', done));
       expect(code).toBe(1);
-      expect(output()).toContain(`Port ${port} on 127.0.0.1 is in use`);
+      expect(output()).toContain(says);
       expect(output()).not.toContain('First start');
+      expect(existsSync(dataDir)).toBe(false);
+    };
+    try {
+      await failedStart({ PORT: String(port) }, `Port ${port} on 127.0.0.1 is in use`);
+      await failedStart({ PORT: '0', HOST: '999.1.1.1' }, 'HOST 999.1.1.1 is not an address of this machine');
     } finally {
       await new Promise((done) => holder.close(done));
     }
