@@ -10,7 +10,7 @@ import { config } from '#shared/config/index.ts';
 import { readChangeRange, type StoredChange, timePosition } from '#shared/data/change-repository.ts';
 import { CHANGE_RETENTION_DAYS, type Change } from '#shared/domain/changes.ts';
 import { GoneError, ValidationError } from '#shared/domain/errors.ts';
-import { can } from '#shared/domain/permissions.ts';
+import { can, canReadParentOf } from '#shared/domain/permissions.ts';
 import type { Caller } from '#shared/domain/user.ts';
 
 const DAY_MS = 86_400_000;
@@ -68,7 +68,14 @@ export function changeView(change: StoredChange, kind: Change['kind'] = change.k
 function asSeenBy(caller: Caller, change: StoredChange): Change | undefined {
   const { ancestorIds, previousAncestorIds } = change;
   const placed = (ancestors: string[]) => ({ nodeId: change.nodeId, ancestorIds: ancestors });
-  const answer = (kind?: Change['kind']): Change => changeView(change, kind);
+  const answer = (kind?: Change['kind']): Change => {
+    const view = changeView(change, kind);
+    // A parent the caller may not read is null, as in every other view.
+    const { parentId } = view;
+    return parentId && !canReadParentOf(caller, { parentId, ancestorIds })
+      ? { ...view, parentId: null }
+      : view;
+  };
   if (change.principalId !== null) {
     // A grant: news to its holder (their view grew or shrank) and to whoever may see the node's grants
     // (GET …/grants: who may grant there); to a reader of the node, another's role is not theirs to see.

@@ -307,11 +307,33 @@ describe('the change feed', () => {
     );
     // With the grant back, the reader sees the objects under it, and still not the others.
     await grant(api, admin, visible.nodeId, readerId, 'READER');
+    const renamed = await api.call('PUT', `/api/v1/items/${visible.nodeId}`, {
+      token: admin,
+      body: {
+        ...folder(env, 'Readable again'),
+        nodeId: visible.nodeId,
+        nodeVersionId: visible.nodeVersionId,
+      },
+    });
+    expect(renamed.status, renamed.text).toBe(200);
     await settled();
-    const again = (await follow(reader, start)).changes.map((c) => c.nodeId);
+    const againChanges = (await follow(reader, start)).changes;
+    const again = againChanges.map((c) => c.nodeId);
     expect(again).toContain(inside.nodeId);
     expect(again).not.toContain(outside.nodeId);
     expect(again).not.toContain(hidden.nodeId);
+    // The parent of what the reader reads is named when it may read it, else null (the environment).
+    const parentOf = (nodeId: string) =>
+      againChanges.find((c) => c.nodeId === nodeId && c.kind !== 'GRANTED') as Change & {
+        parentId: string | null;
+      };
+    expect(parentOf(inside.nodeId).parentId).toBe(visible.nodeId);
+    expect(parentOf(visible.nodeId).parentId).toBeNull();
+    expect(JSON.stringify(againChanges)).not.toContain(env);
+    const adminView = (await follow(admin, start)).changes.find(
+      (c) => c.nodeId === visible.nodeId && c.kind === 'UPDATED',
+    ) as Change & { parentId: string | null };
+    expect(adminView.parentId).toBe(env);
 
     // Another user's role where the reader reads is not the reader's to see (GET …/grants is a 403 to it);
     // an administrator of the folder sees it.
