@@ -10,6 +10,7 @@ import type { ImportedDiagram, ImportedEdge, ImportedTask, Point, ReportedElemen
 import { type DiagramIndex, indexDiagram } from './diagram-index.ts';
 import { answerBytes } from './export-size.ts';
 import { boxOf, centreOf, pointOf, SHAPELESS_BOX } from './geometry.ts';
+import { geometryRefusal, refuseMalformedGeometry } from './geometry-text.ts';
 import { type ParsedDefinitions, parseDefinitions, serializeDefinitions } from './moddle.ts';
 import type { Bounds, Definitions, Edge, ModdleElement, Shape } from './moddle-elements.ts';
 import { reportKeptElements, reportWarnings } from './report-elements.ts';
@@ -84,32 +85,28 @@ function importEdges(index: DiagramIndex): ImportedEdge[] {
 }
 
 /**
- * Refuses a diagram that draws a shape, an edge or a label with a coordinate or size that is not a finite
- * number (NaN, Infinity, text, empty: the parser reads them all as NaN or ±Infinity), naming the drawing
- * element by its id and the element it draws. A missing attribute stays allowed (it reads as 0), and a
- * finite value out of range is brought within range later, as before.
+ * Refuses a diagram that draws a shape, an edge or a label with a coordinate or size the parser read as
+ * no finite number (NaN, Infinity), naming the drawing element by its id and the element it draws. The
+ * text of each was judged before parsing (refuseMalformedGeometry); this holds for whatever the parser
+ * took a bound from. A missing attribute stays allowed (it reads as 0), and a finite value out of range
+ * is brought within range later, as before.
  */
 function refuseUnreadableGeometry(index: DiagramIndex): void {
   const finite = (value: number | undefined) => value === undefined || Number.isFinite(value);
   for (const plane of index.planes) {
     for (const drawn of plane.planeElement ?? []) {
       const { bpmnElement, bounds, label, waypoint } = drawn as Shape & Edge;
-      const refuse = (part: string, attribute: string) =>
-        bpmnRefusal(
-          'bpmn_geometry',
-          `has ${drawn.$type} ${drawn.id ?? '(without id)'}${bpmnElement?.id ? ` (of ${bpmnElement.id})` : ''} ` +
-            `whose ${part} has ${attribute === 'x' ? 'an' : 'a'} ${attribute} that is not a finite number`,
-        );
+      const name = `${drawn.$type} ${drawn.id ?? '(without id)'}${bpmnElement?.id ? ` (of ${bpmnElement.id})` : ''}`;
       const checkBounds = (box: Bounds | undefined, part: string) => {
         for (const attribute of ['x', 'y', 'width', 'height'] as const) {
-          if (box && !finite(box[attribute])) throw refuse(part, attribute);
+          if (box && !finite(box[attribute])) throw geometryRefusal(name, part, attribute);
         }
       };
       checkBounds(bounds, 'dc:Bounds');
       checkBounds(label?.bounds, "label's dc:Bounds");
       for (const [at, point] of (waypoint ?? []).entries()) {
         for (const attribute of ['x', 'y'] as const) {
-          if (!finite(point[attribute])) throw refuse(`di:waypoint ${at + 1}`, attribute);
+          if (!finite(point[attribute])) throw geometryRefusal(name, `di:waypoint ${at + 1}`, attribute);
         }
       }
     }
@@ -150,6 +147,7 @@ async function importDiagram(xml: string): Promise<ImportedDiagram> {
       'contains no BPMN process (bpmn:process), so there are no tasks to import',
     );
   }
+  refuseMalformedGeometry(xml);
   refuseUnreadableGeometry(index);
   await refuseUnexportable(definitions);
   const report: ReportedElement[] = [];
@@ -167,8 +165,9 @@ async function importDiagram(xml: string): Promise<ImportedDiagram> {
  * Reads a BPMN 2.0 file. Refuses, as a ValidationError on `$`, a file with a DOCTYPE or entity declaration
  * (rule xml_doctype), one nesting elements deeper than BPMN_LIMITS.nestingDepth (rule xml_depth), one that
  * is not well-formed XML or not BPMN 2.0 definitions (rule bpmn), one without a process (rule
- * bpmn_process), one whose diagram has a bound or waypoint that is not a finite number (rule
- * bpmn_geometry), and one whose export would not fit in an answer (rule bpmn_export_size).
+ * bpmn_process), one whose diagram has a bound or waypoint that is not written as a finite number (rule
+ * bpmn_geometry: `12abc` and `0x10` are not, though parseFloat reads one from them), and one whose export
+ * would not fit in an answer (rule bpmn_export_size).
  */
 export async function readBpmn(xml: string): Promise<ImportedDiagram> {
   try {

@@ -1,14 +1,18 @@
 /**
  * A look at an XML text's markup before any parser sees it: its tags and declarations, in order, passing
  * over what only looks like markup (comments, CDATA sections, processing instructions, attribute values).
- * Not a parser: it finds what the refusals need (how deep elements nest, whether there is a declaration)
- * in one pass without building anything, and leaves judging well-formedness to the parser.
+ * Not a parser: it finds what the refusals need (how deep elements nest, whether there is a declaration,
+ * how an attribute is written) in one pass without building anything, and leaves judging well-formedness
+ * to the parser.
  */
 
 export type MarkupKind = 'start' | 'end' | 'empty' | 'declaration';
 
-/** Calls `visit` with each start tag, end tag, empty-element tag and `<!` declaration (a DOCTYPE, an ENTITY, …). */
-export function scanMarkup(xml: string, visit: (kind: MarkupKind) => void): void {
+/**
+ * Calls `visit` with each start tag, end tag, empty-element tag and `<!` declaration (a DOCTYPE, an
+ * ENTITY, …), and where it is: `xml.slice(from, to)` is the whole tag (of a declaration, its `<!`).
+ */
+export function scanMarkup(xml: string, visit: (kind: MarkupKind, from: number, to: number) => void): void {
   const skipTo = (from: number, close: string) => {
     const end = xml.indexOf(close, from);
     return end === -1 ? xml.length : end + close.length;
@@ -19,11 +23,12 @@ export function scanMarkup(xml: string, visit: (kind: MarkupKind) => void): void
     else if (xml.startsWith('<![CDATA[', at)) at = skipTo(at + 9, ']]>');
     else if (xml.startsWith('<?', at)) at = skipTo(at + 2, '?>');
     else if (xml.startsWith('<!', at)) {
-      visit('declaration');
+      visit('declaration', at, at + 2);
       at += 2;
     } else if (xml.startsWith('</', at)) {
-      visit('end');
-      at = skipTo(at + 2, '>');
+      const end = skipTo(at + 2, '>');
+      visit('end', at, end);
+      at = end;
     } else {
       // A start tag ends at the first `>` outside quotes: an attribute value may hold `>`.
       let end = at + 1;
@@ -35,7 +40,7 @@ export function scanMarkup(xml: string, visit: (kind: MarkupKind) => void): void
         } else if (char === '"' || char === "'") quote = char;
         else if (char === '>') break;
       }
-      visit(xml[end - 1] === '/' ? 'empty' : 'start');
+      visit(xml[end - 1] === '/' ? 'empty' : 'start', at, Math.min(end + 1, xml.length));
       at = end + 1;
     }
     at = xml.indexOf('<', at);
@@ -52,4 +57,36 @@ export function nestingDepth(xml: string): number {
     if (kind === 'end') depth -= 1;
   });
   return deepest;
+}
+
+/** The qualified name a start or empty-element tag opens with (`dc:Bounds` of `<dc:Bounds x="1"/>`). */
+export function tagName(tag: string): string {
+  return /^<([^\s/>]+)/.exec(tag)?.[1] ?? '';
+}
+
+/** A start or empty-element tag's attributes by qualified name, their values as written (not yet read). */
+export function tagAttributes(tag: string): Map<string, string> {
+  const attributes = new Map<string, string>();
+  for (const [, name, doubleQuoted, singleQuoted] of tag.matchAll(
+    /\s([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g,
+  )) {
+    if (name && !attributes.has(name)) attributes.set(name, doubleQuoted ?? singleQuoted ?? '');
+  }
+  return attributes;
+}
+
+const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/**
+ * An attribute value as XML reads it (XML 1.0 §3.3.3): line breaks and tabs written as such are spaces,
+ * and the predefined entities and character references are the characters they stand for.
+ */
+export function attributeValue(written: string): string {
+  return written
+    .replace(/[\t\n\r]/g, ' ')
+    .replace(/&(?:(amp|lt|gt|quot|apos)|#([0-9]+)|#x([0-9a-fA-F]+));/g, (reference, entity, decimal, hex) => {
+      if (entity) return PREDEFINED[entity] ?? reference;
+      const code = decimal ? Number.parseInt(decimal, 10) : Number.parseInt(hex, 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : reference;
+    });
 }

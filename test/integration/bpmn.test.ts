@@ -356,6 +356,8 @@ describe('bad files', () => {
     ['an Infinity width', drawnFile({ width: 'Infinity' }), /BPMNShape A_di \(of A\).*dc:Bounds.*\bwidth\b/],
     ['an empty y', drawnFile({ y: '' }), /BPMNShape A_di \(of A\).*dc:Bounds.*\by\b/],
     ['a waypoint x of far', drawnFile({}, 'far'), /BPMNEdge F_di \(of F\).*di:waypoint 2.*\bx\b/],
+    ['an x of 12abc', drawnFile({ x: '12abc' }), /BPMNShape A_di \(of A\).*dc:Bounds.*\bx\b.*"12abc"/],
+    ['a waypoint x of 0x10', drawnFile({}, '0x10'), /BPMNEdge F_di \(of F\).*di:waypoint 2.*\bx\b.*"0x10"/],
   ])('a diagram with %s is a 400 naming the shape or edge, and writes nothing', async (_, xml, names) => {
     const processId = await newProcess('Not a number');
     const before = await diagram(processId);

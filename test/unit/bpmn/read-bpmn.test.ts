@@ -63,6 +63,58 @@ ${bpmnFile('<bpmn:process id="P"><bpmn:task id="T" name="&xxe;"/></bpmn:process>
     }
   });
 
+  /**
+   * A drawn task (with a label) and flow; `bounds`, `label` and `waypoint` are attributes as written, `dc`
+   * and `di` the prefixes of the DC and DI namespaces, declared on the plane.
+   */
+  const drawnFile = ({
+    bounds = 'x="0" y="0"',
+    label = 'x="0" y="0" width="10" height="10"',
+    waypoint = 'x="100" y="40"',
+    dc = 'dc',
+    di = 'di',
+  }) =>
+    bpmnFile(`<bpmn:process id="P"><bpmn:task id="T" name="t"/><bpmn:task id="U" name="u"/>
+      <bpmn:sequenceFlow id="F" sourceRef="T" targetRef="U"/></bpmn:process>
+      <bpmndi:BPMNDiagram id="D"><bpmndi:BPMNPlane id="Plane" bpmnElement="P"
+        xmlns:${dc}="http://www.omg.org/spec/DD/20100524/DC" xmlns:${di}="http://www.omg.org/spec/DD/20100524/DI">
+        <bpmndi:BPMNShape id="T_di" bpmnElement="T"><${dc}:Bounds ${bounds}/>
+          <bpmndi:BPMNLabel><${dc}:Bounds ${label}/></bpmndi:BPMNLabel></bpmndi:BPMNShape>
+        <bpmndi:BPMNEdge id="F_di" bpmnElement="F"><${di}:waypoint x="0" y="0"/><${di}:waypoint ${waypoint}/></bpmndi:BPMNEdge>
+      </bpmndi:BPMNPlane></bpmndi:BPMNDiagram>`);
+
+  it('a bound or waypoint not written as a finite number, though parseFloat reads a number from it', async () => {
+    for (const x of [
+      '0x10',
+      '12abc',
+      '1,5',
+      '1px',
+      '1_000',
+      '0b1',
+      '1 2',
+      'abc',
+      '',
+      'NaN',
+      'INF',
+      '1e400',
+      '+-1',
+    ]) {
+      const error = await refusal(drawnFile({ bounds: `x="${x}" y="0" width="100" height="80"` }));
+      expect(error.rule, x).toBe('bpmn_geometry');
+      expect(error.message).toMatch(
+        /^has bpmndi:BPMNShape T_di \(of T\) whose dc:Bounds has an x that is not/,
+      );
+      if (x !== '') expect(error.message).toContain(JSON.stringify(x));
+    }
+    const waypoint = await refusal(drawnFile({ waypoint: 'x="100" y="4O"', dc: 'omgdc', di: 'omgdi' }));
+    expect(waypoint.rule).toBe('bpmn_geometry');
+    expect(waypoint.message).toMatch(/^has bpmndi:BPMNEdge F_di \(of F\) whose di:waypoint 2 has a y .*"4O"/);
+    const label = await refusal(drawnFile({ label: 'x="0" y="0" width="10" height="9pt"' }));
+    expect(label.message).toMatch(
+      /^has bpmndi:BPMNShape T_di \(of T\) whose label's dc:Bounds has a height .*"9pt"/,
+    );
+  });
+
   it('definitions without a process', async () => {
     const onlyPools = bpmnFile(
       '<bpmn:collaboration id="C"><bpmn:participant id="Pool" name="Black box"/></bpmn:collaboration>',
@@ -86,6 +138,22 @@ describe('readBpmn takes', () => {
       </bpmn:process>`),
     );
     expect(imported.tasks.map((task) => task.name)).toEqual(['Write <!DOCTYPE>']);
+  });
+
+  it('bounds and waypoints written as XML Schema writes a double, whitespace and references around it', async () => {
+    const xml = bpmnFile(`<bpmn:process id="P"><bpmn:task id="T" name="t"/></bpmn:process>
+      <bpmndi:BPMNDiagram id="D"><bpmndi:BPMNPlane id="Plane" bpmnElement="P">
+        <bpmndi:BPMNShape id="T_di" bpmnElement="T">
+          <dc:Bounds x=" 12 " y="-.5e1" width="&#49;00" height="+8E1"/>
+          <vendor:Bounds x="left" xmlns:vendor="urn:vendor"/>
+        </bpmndi:BPMNShape>
+      </bpmndi:BPMNPlane></bpmndi:BPMNDiagram>`);
+    expect((await readBpmn(xml)).tasks[0]).toMatchObject({
+      topLeftX: 12,
+      topLeftY: -5,
+      width: 100,
+      height: 80,
+    });
   });
 
   it('the tasks of every process, in order of appearance, with their kinds and rounded bounds', async () => {
