@@ -88,11 +88,12 @@ function importEdges(index: DiagramIndex): ImportedEdge[] {
  * Refuses a diagram that draws a shape, an edge or a label with a coordinate or size the parser read as
  * no finite number (NaN, Infinity), naming the drawing element by its id and the element it draws. The
  * text of each was judged before parsing (refuseMalformedGeometry); this holds for whatever the parser
- * took a bound from. A missing attribute stays allowed (it reads as 0), and a finite value out of range
- * is brought within range later, as before.
+ * took a bound from. A missing attribute stays allowed (x and y read as 0), and a finite value out of
+ * range is brought within range later, as before.
  */
 function refuseUnreadableGeometry(index: DiagramIndex): void {
-  const finite = (value: number | undefined) => value === undefined || Number.isFinite(value);
+  // A coordinate left out reads as its schema's default, which bpmn-moddle gives as the text "0".
+  const finite = (value: number | undefined) => value === undefined || Number.isFinite(Number(value));
   for (const plane of index.planes) {
     for (const drawn of plane.planeElement ?? []) {
       const { bpmnElement, bounds, label, waypoint } = drawn as Shape & Edge;

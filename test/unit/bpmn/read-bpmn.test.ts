@@ -156,6 +156,23 @@ describe('readBpmn takes', () => {
     });
   });
 
+  it('a bound or waypoint coordinate left out as 0, the default its schema gives', async () => {
+    const imported = await readBpmn(
+      bpmnFile(`<bpmn:process id="P"><bpmn:task id="T"/><bpmn:task id="U"/>
+        <bpmn:sequenceFlow id="F" sourceRef="T" targetRef="U"/></bpmn:process>
+        <bpmndi:BPMNDiagram id="D"><bpmndi:BPMNPlane id="Plane" bpmnElement="P"
+          xmlns:di="http://www.omg.org/spec/DD/20100524/DI">
+          <bpmndi:BPMNShape id="T_di" bpmnElement="T"><dc:Bounds width="100" height="80"/></bpmndi:BPMNShape>
+          <bpmndi:BPMNEdge id="F_di" bpmnElement="F"><di:waypoint y="40"/><di:waypoint x="300"/></bpmndi:BPMNEdge>
+        </bpmndi:BPMNPlane></bpmndi:BPMNDiagram>`),
+    );
+    expect(imported.tasks[0]).toMatchObject({ topLeftX: 0, topLeftY: 0, width: 100, height: 80 });
+    expect(imported.edges[0]).toMatchObject({
+      sourcePortPoint: { x: 0, y: 40 },
+      targetPortPoint: { x: 300, y: 0 },
+    });
+  });
+
   it('the tasks of every process, in order of appearance, with their kinds and rounded bounds', async () => {
     const imported = await readBpmn(
       bpmnFile(`
