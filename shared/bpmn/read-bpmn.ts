@@ -5,7 +5,13 @@
  */
 import { BPMN_LIMITS } from '#shared/domain/bpmn-import.ts';
 import { ValidationError } from '#shared/domain/errors.ts';
-import { bpmnRefusal, parserComplaint, refuseDeclarations, refuseDeepNesting } from './bpmn-refusals.ts';
+import {
+  bpmnRefusal,
+  parserComplaint,
+  refuseDeclarations,
+  refuseDeepNesting,
+  refuseUndeclaredReferences,
+} from './bpmn-refusals.ts';
 import type { ImportedDiagram, ImportedEdge, ImportedTask, Point, ReportedElement } from './diagram.ts';
 import { type DiagramIndex, indexDiagram } from './diagram-index.ts';
 import { answerBytes } from './export-size.ts';
@@ -140,6 +146,7 @@ async function parseOrRefuse(xml: string): Promise<ParsedDefinitions> {
 async function importDiagram(xml: string): Promise<ImportedDiagram> {
   refuseDeclarations(xml);
   refuseDeepNesting(xml);
+  refuseUndeclaredReferences(xml);
   const { definitions, warnings } = await parseOrRefuse(xml);
   const index = indexDiagram(definitions);
   if (index.processes.length === 0) {
@@ -165,10 +172,10 @@ async function importDiagram(xml: string): Promise<ImportedDiagram> {
 /**
  * Reads a BPMN 2.0 file. Refuses, as a ValidationError on `$`, a file with a DOCTYPE or entity declaration
  * (rule xml_doctype), one nesting elements deeper than BPMN_LIMITS.nestingDepth (rule xml_depth), one that
- * is not well-formed XML or not BPMN 2.0 definitions (rule bpmn), one without a process (rule
- * bpmn_process), one whose diagram has a bound or waypoint that is not written as a finite number (rule
- * bpmn_geometry: `12abc` and `0x10` are not, though parseFloat reads one from them), and one whose export
- * would not fit in an answer (rule bpmn_export_size).
+ * is not well-formed XML (among them one referring to an entity XML does not predefine) or not BPMN 2.0
+ * definitions (rule bpmn), one without a process (rule bpmn_process), one whose diagram has a bound or
+ * waypoint that is not written as a finite number (rule bpmn_geometry: `12abc` and `0x10` are not, though
+ * parseFloat reads one from them), and one whose export would not fit in an answer (rule bpmn_export_size).
  */
 export async function readBpmn(xml: string): Promise<ImportedDiagram> {
   try {

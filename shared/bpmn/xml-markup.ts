@@ -2,23 +2,26 @@
  * A look at an XML text's markup before any parser sees it: its tags and declarations, in order, passing
  * over what only looks like markup (comments, CDATA sections, processing instructions, attribute values).
  * Not a parser: it finds what the refusals need (how deep elements nest, whether there is a declaration,
- * how an attribute is written) in one pass without building anything, and leaves judging well-formedness
- * to the parser.
+ * how an attribute is written, which references there are) in one pass without building anything, and
+ * leaves judging the rest of well-formedness to the parser.
  */
 
-export type MarkupKind = 'start' | 'end' | 'empty' | 'declaration';
+export type MarkupKind = 'start' | 'end' | 'empty' | 'declaration' | 'text';
 
 /**
- * Calls `visit` with each start tag, end tag, empty-element tag and `<!` declaration (a DOCTYPE, an
- * ENTITY, …), and where it is: `xml.slice(from, to)` is the whole tag (of a declaration, its `<!`).
+ * Calls `visit` with each start tag, end tag, empty-element tag, `<!` declaration (a DOCTYPE, an ENTITY,
+ * …) and the text between them, and where it is: `xml.slice(from, to)` is the whole tag (of a
+ * declaration, its `<!`) or text. Comments, CDATA sections and processing instructions are neither.
  */
 export function scanMarkup(xml: string, visit: (kind: MarkupKind, from: number, to: number) => void): void {
   const skipTo = (from: number, close: string) => {
     const end = xml.indexOf(close, from);
     return end === -1 ? xml.length : end + close.length;
   };
+  let textFrom = 0;
   let at = xml.indexOf('<');
   while (at !== -1) {
+    if (at > textFrom) visit('text', textFrom, at);
     if (xml.startsWith('<!--', at)) at = skipTo(at + 4, '-->');
     else if (xml.startsWith('<![CDATA[', at)) at = skipTo(at + 9, ']]>');
     else if (xml.startsWith('<?', at)) at = skipTo(at + 2, '?>');
@@ -43,8 +46,10 @@ export function scanMarkup(xml: string, visit: (kind: MarkupKind, from: number, 
       visit(xml[end - 1] === '/' ? 'empty' : 'start', at, Math.min(end + 1, xml.length));
       at = end + 1;
     }
+    textFrom = Math.min(at, xml.length);
     at = xml.indexOf('<', at);
   }
+  if (xml.length > textFrom) visit('text', textFrom, xml.length);
 }
 
 /** How deep elements nest (the root element is at depth 1). */

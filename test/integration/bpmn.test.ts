@@ -309,6 +309,12 @@ describe('bad files', () => {
     const cases: [string | Buffer, number, string | undefined, string?][] = [
       [xxe, 400, 'xml_doctype'],
       ['<not-closed', 400, 'bpmn'],
+      [
+        '<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" id="d" targetNamespace="x">' +
+          '<bpmn:process id="P"><bpmn:task id="T" name="&zz;"/></bpmn:process></bpmn:definitions>',
+        400,
+        'bpmn',
+      ],
       ['<svg xmlns="http://www.w3.org/2000/svg"/>', 400, 'bpmn'],
       [
         '<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" id="d" targetNamespace="x"/>',

@@ -51,6 +51,23 @@ ${bpmnFile('<bpmn:process id="P"><bpmn:task id="T" name="&xxe;"/></bpmn:process>
     }
   });
 
+  it('a reference to an entity XML does not predefine, or a & that starts no reference, naming it', async () => {
+    for (const [content, written] of [
+      ['<bpmn:task id="T" name="&zz;"/>', '"&zz;" at line 5, column 46'],
+      ['<bpmn:task id="T" name="Fish & chips"/>', '"&"'],
+      ['<bpmn:task id="T" name="&#65"/>', '"&#65"'],
+      ['<bpmn:task id="T" name="&AMP;"/>', '"&AMP;"'],
+      ['<bpmn:task id="T" name="&#x;"/>', '"&#x;"'],
+      ['<bpmn:task id="T"><bpmn:documentation>a &nbsp; b</bpmn:documentation></bpmn:task>', '"&nbsp;"'],
+      ['<bpmn:task id="T"/>&', '"&"'],
+    ]) {
+      const error = await refusal(bpmnFile(`\n<bpmn:process id="P">${content}</bpmn:process>`));
+      expect(error.rule, content).toBe('bpmn');
+      expect(error.message).toMatch(/^is not a BPMN 2\.0 file the parser can read: /);
+      expect(error.message).toContain(written);
+    }
+  });
+
   it('XML that is not BPMN 2.0 definitions', async () => {
     for (const xml of [
       '<html><body>hello</body></html>',
@@ -138,6 +155,16 @@ describe('readBpmn takes', () => {
       </bpmn:process>`),
     );
     expect(imported.tasks.map((task) => task.name)).toEqual(['Write <!DOCTYPE>']);
+  });
+
+  it('the predefined entities and character references, and a & in a comment, CDATA section or instruction', async () => {
+    const imported = await readBpmn(
+      bpmnFile(`<!-- Fish & chips --><?vendor a & b?>
+      <bpmn:process id="P">
+        <bpmn:task id="T" name="&lt;&amp;&gt;&quot;&apos; &#233;&#xE9;"><bpmn:documentation><![CDATA[&nbsp;]]></bpmn:documentation></bpmn:task>
+      </bpmn:process>`),
+    );
+    expect(imported.tasks.map((task) => task.name)).toEqual([`<&>"' éé`]);
   });
 
   it('bounds and waypoints written as XML Schema writes a double, whitespace and references around it', async () => {
