@@ -300,6 +300,53 @@ describe('names and text XML or the API cannot carry', () => {
   });
 });
 
+describe('the encoding of a file', () => {
+  const file = (encoding: string, name: string) =>
+    `<?xml version="1.0" encoding="${encoding}"?><bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" ` +
+    `id="D1" targetNamespace="http://x"><bpmn:process id="P"><bpmn:task id="T1" name="${name}"/></bpmn:process></bpmn:definitions>`;
+
+  it('is the one its byte order mark, charset or XML declaration names, else UTF-8; the export is UTF-8', async () => {
+    const cases: [string, Buffer, string, string?][] = [
+      ['ISO-8859-1, é as its one byte', Buffer.from(file('ISO-8859-1', 'Café'), 'latin1'), 'Café'],
+      ['ISO-8859-1, holding the two bytes of é in UTF-8', Buffer.from(file('ISO-8859-1', 'Café')), 'CafÃ©'],
+      ['UTF-8 after its byte order mark', Buffer.from(`\ufeff${file('UTF-8', 'Café')}`), 'Café'],
+      [
+        'UTF-16 after its byte order mark',
+        Buffer.from(`\ufeff${file('UTF-16', 'Café 😀')}`, 'utf16le'),
+        'Café 😀',
+      ],
+      [
+        'charset ISO-8859-1, declaring UTF-8',
+        Buffer.from(file('UTF-8', 'Café'), 'latin1'),
+        'Café',
+        'application/xml; charset=ISO-8859-1',
+      ],
+    ];
+    for (const [label, body, name, contentType] of cases) {
+      const processId = await newProcess(label);
+      const imported = await importInto(processId, body, contentType);
+      expect(imported.status, `${label}: ${imported.text.slice(0, 300)}`).toBe(200);
+      expect(imported.body.tasks[0].name, label).toBe(name);
+      const exported = await exportOf(processId);
+      expect(exported.text).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>/);
+      expect((await drawnIn(exported.text)).tasks.T1?.name, label).toBe(name);
+    }
+  });
+
+  it('one this API does not read is refused naming it (declared: 400 xml_encoding; charset: 415)', async () => {
+    const processId = await newProcess('EBCDIC');
+    const declared = await importInto(processId, file('EBCDIC-US', 'x'));
+    expect(declared.status).toBe(400);
+    expect(declared.body.errors).toEqual([
+      { in: 'body', path: '$', rule: 'xml_encoding', message: expect.stringContaining('"EBCDIC-US"') },
+    ]);
+    const sent = await importInto(processId, file('UTF-8', 'x'), 'text/xml; charset=utf-7');
+    expect(sent.status).toBe(415);
+    expect(sent.body.detail).toContain('"utf-7"');
+    expect((await diagram(processId)).tasks).toEqual([]);
+  });
+});
+
 describe('bad files', () => {
   it('are a 4xx naming the rule, and write nothing', async () => {
     const processId = await newProcess('Refusing');

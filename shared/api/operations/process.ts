@@ -122,7 +122,8 @@ export const importBpmn = defineOperation({
   summary: 'Import a BPMN 2.0 file into a process',
   description:
     'The body is a BPMN 2.0 file (Content-Type application/xml, text/xml or application/bpmn+xml, at most ' +
-    `${BPMN_LIMITS.fileBytes / 1024 / 1024} MiB, no DOCTYPE or entity declarations, elements nested at most ` +
+    `${BPMN_LIMITS.fileBytes / 1024 / 1024} MiB, in the encoding its byte order mark, charset or XML declaration ` +
+    `names, else UTF-8; no DOCTYPE or entity declarations, elements nested at most ` +
     `${BPMN_LIMITS.nestingDepth} deep, an export of it at most ${BPMN_LIMITS.importedExportBytes / 1024 / 1024} MiB). ` +
     'Its tasks become the ' +
     "process's tasks and the sequence flows between them its edges, with their geometry; every other element is " +
@@ -140,7 +141,7 @@ export const importBpmn = defineOperation({
   responses: {
     200: { description: 'What was imported, and what was kept or left out', body: bpmnImportSchema },
     400: problem(
-      'Not a BPMN 2.0 file, a DOCTYPE or entity declaration, nesting too deep, an export too large, or no process in it',
+      'Not a BPMN 2.0 file, an encoding not read, a DOCTYPE or entity declaration, nesting too deep, an export too large, or no process in it',
     ),
     403: NOT_EDITABLE,
     404: NO_PROCESS,

@@ -11,6 +11,7 @@ import { parseJsonInput } from '../json-input.ts';
 import type { ParsedEvent } from '../operation.ts';
 import { header } from '../request-headers.ts';
 import type { HttpResult } from '../types.ts';
+import { xmlText } from '../xml-text.ts';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 /** Charsets whose bytes are read as UTF-8 unchanged (US-ASCII is its subset). */
@@ -29,7 +30,10 @@ function refuseContentCoding(contentEncoding: string | undefined): void {
   );
 }
 
-/** JSON is UTF-8 (RFC 8259 §8.1) and so is the XML taken here: a body declared in another charset is refused, not misread. */
+/**
+ * JSON is UTF-8 (RFC 8259 §8.1): a body declared in another charset is refused, not misread. (XML is read
+ * in the charset it is sent with, xml-text.ts.)
+ */
 function refuseOtherCharset(contentType: string): void {
   const charset = parseMediaType(contentType)?.parameters.get('charset');
   if (charset === undefined || UTF8_CHARSETS.has(charset.toLowerCase())) return;
@@ -44,9 +48,9 @@ const MEDIA_TYPES: Record<Exclude<BodyFormat['mediaType'], 'application/octet-st
 };
 
 /**
- * Reads the body of operations that take one: media type, size and UTF-8 are checked here, before any
- * schema; a JSON body is parsed under the rules of json-input.ts (depth, reserved keys, exact numbers),
- * an XML body is handed on as its text.
+ * Reads the body of operations that take one: media type, size and encoding are checked here, before any
+ * schema; a JSON body (UTF-8) is parsed under the rules of json-input.ts (depth, reserved keys, exact
+ * numbers), an XML body is handed on as its text, read in the encoding it names (xml-text.ts).
  */
 export function requestBody(
   expected: boolean,
@@ -82,19 +86,17 @@ export function requestBody(
           `The body must be sent as Content-Type: ${mediaType} (got ${contentType ? `"${contentType}"` : 'none'})`,
         );
       }
-      refuseOtherCharset(contentType);
+      if (json) refuseOtherCharset(contentType);
       if (raw.length > maxBytes) throw new PayloadTooLargeError(maxBytes);
+      if (!json) {
+        event.parsedBody = xmlText(raw, contentType);
+        return;
+      }
       let text: string;
       try {
         text = UTF8.decode(raw);
       } catch {
-        throw json
-          ? new UnreadableError('MALFORMED_JSON', 'The body is not valid UTF-8, which JSON must be')
-          : new UnreadableError('MALFORMED_XML', 'The body is not valid UTF-8');
-      }
-      if (!json) {
-        event.parsedBody = text;
-        return;
+        throw new UnreadableError('MALFORMED_JSON', 'The body is not valid UTF-8, which JSON must be');
       }
       try {
         event.parsedBody = parseJsonInput(text);
