@@ -4,6 +4,7 @@
  */
 import { BpmnModdle, type ParseWarning } from 'bpmn-moddle';
 import type { Definitions, ModdleElement } from './moddle-elements.ts';
+import { writeSupplementaryReferences } from './xml-markup.ts';
 
 const moddle = new BpmnModdle();
 
@@ -14,7 +15,7 @@ export interface ParsedDefinitions {
 
 /** Rejects with the parser's own message when the text is not well-formed XML or not BPMN 2.0 definitions. */
 export async function parseDefinitions(xml: string): Promise<ParsedDefinitions> {
-  const { rootElement, warnings } = await moddle.fromXML(xml);
+  const { rootElement, warnings } = await moddle.fromXML(writeSupplementaryReferences(xml));
   return { definitions: rootElement as Definitions, warnings };
 }
 

@@ -95,3 +95,31 @@ export function attributeValue(written: string): string {
       return code <= 0x10ffff ? String.fromCodePoint(code) : reference;
     });
 }
+
+/** A character reference, decimal or hexadecimal. */
+const CHARACTER_REFERENCE = /&#(?:x([0-9a-fA-F]+)|([0-9]+));/g;
+
+/**
+ * The text with each character reference beyond U+FFFF (`&#x1F600;`, an emoji) written as the character
+ * itself, in text and tags (not in comments, CDATA sections or processing instructions, where it is text):
+ * the parser decodes such a reference with String.fromCharCode, which keeps only its low 16 bits
+ * (U+F600), and would change a valid file silently. Written out, the character reads as it should.
+ */
+export function writeSupplementaryReferences(xml: string): string {
+  if (!/&#(?:x0*[1-9a-fA-F][0-9a-fA-F]{4}|0*[1-9][0-9]{4,6});/.test(xml)) return xml;
+  const pieces: string[] = [];
+  let copied = 0;
+  scanMarkup(xml, (kind, from, to) => {
+    if (kind === 'declaration') return;
+    const region = xml.slice(from, to);
+    const written = region.replace(CHARACTER_REFERENCE, (reference, hex?: string, decimal?: string) => {
+      const codePoint = hex !== undefined ? Number.parseInt(hex, 16) : Number(decimal);
+      return codePoint > 0xffff && codePoint <= 0x10ffff ? String.fromCodePoint(codePoint) : reference;
+    });
+    if (written === region) return;
+    pieces.push(xml.slice(copied, from), written);
+    copied = to;
+  });
+  pieces.push(xml.slice(copied));
+  return pieces.join('');
+}

@@ -167,6 +167,15 @@ describe('readBpmn takes', () => {
     expect(imported.tasks.map((task) => task.name)).toEqual([`<&>"' éé`]);
   });
 
+  it('a character beyond U+FFFF written by its reference, as that character', async () => {
+    const imported = await readBpmn(
+      bpmnFile(`<bpmn:process id="P">
+        <bpmn:task id="T" name="Smile &#x1F600; &#128512; \u{1F600}"/>
+      </bpmn:process>`),
+    );
+    expect(imported.tasks.map((task) => task.name)).toEqual(['Smile 😀 😀 😀']);
+  });
+
   it('bounds and waypoints written as XML Schema writes a double, whitespace and references around it', async () => {
     const xml = bpmnFile(`<bpmn:process id="P"><bpmn:task id="T" name="t"/></bpmn:process>
       <bpmndi:BPMNDiagram id="D"><bpmndi:BPMNPlane id="Plane" bpmnElement="P">
