@@ -57,6 +57,9 @@ async function inTrash(
   if (!can(caller, root, 'read')) throw notInTrash(rootId);
   if (!can(caller, root, 'delete'))
     throw new ForbiddenError(`Restoring or purging ${rootId} needs the environment admin role`);
+  // As deleting one: an environment admin may not bring back, or do away with, the environment itself.
+  if (root.nodeType === 'ENVIRONMENT' && !caller.systemAdmin)
+    throw new ForbiddenError('Only system administrators restore or purge environments');
   return { root, deletedAt };
 }
 

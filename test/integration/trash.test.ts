@@ -174,6 +174,22 @@ describe('the trash', () => {
     for (const id of hidden) expect(walked).not.toContain(id);
   });
 
+  it('leaves restoring and purging an environment to system administrators, as deleting one', async () => {
+    const doomed = (
+      await createNode(api, token, { '@type': 'NodeElement', nodeType: 'ENVIRONMENT', name: 'Doomed' })
+    ).nodeId as string;
+    const adminId = await createUser(api, token, 'doomed-admin');
+    await grant(api, token, doomed, adminId, 'ENVIRONMENT_ADMIN');
+    const environmentAdmin = await api.login('doomed-admin', PASSWORD);
+    expect((await remove(doomed)).status).toBe(200);
+    expect((await restore(doomed, environmentAdmin)).status).toBe(403);
+    const purge = await api.call('DELETE', `/api/v1/trash/${doomed}`, { token: environmentAdmin });
+    expect(purge.status).toBe(403);
+    // Still in the trash, and the system administrator brings it back.
+    expect((await restore(doomed)).status).toBe(200);
+    expect((await api.call('GET', `/api/v1/items/${doomed}`, { token })).status).toBe(200);
+  });
+
   it('a restored published object is its next draft, and its published copy is as it was', async () => {
     const parent = (await createNode(api, token, folder(environmentId, 'Published then deleted'))).nodeId;
     const document = await createNode(api, token, urlDocument(parent, 'Policy'));
