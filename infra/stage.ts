@@ -32,15 +32,17 @@ function numberContext(
   context: Context,
   key: string,
   fallback: number | undefined,
-  range?: { min: number; max: number },
+  range?: { min: number; max: number; integer: boolean },
 ): number | undefined {
   const raw = context(key);
   if (raw === undefined) return fallback;
   const value = String(raw).trim() === '' ? Number.NaN : Number(raw);
   if (range) {
     // The functions refuse a value out of range at every request: a stage with one would answer nothing.
-    if (!(value >= range.min && value <= range.max))
-      throw new Error(`Context ${key} must be a number from ${range.min} to ${range.max}, got "${raw}"`);
+    if (!(value >= range.min && value <= range.max) || (range.integer && !Number.isInteger(value))) {
+      const kind = range.integer ? 'a whole number' : 'a number';
+      throw new Error(`Context ${key} must be ${kind} from ${range.min} to ${range.max}, got "${raw}"`);
+    }
   } else if (!Number.isFinite(value) || value <= 0) {
     throw new Error(`Context ${key} must be a positive number, got "${raw}"`);
   }

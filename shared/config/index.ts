@@ -15,27 +15,40 @@ export class ConfigError extends Error {}
 type Env = Record<string, string | undefined>;
 
 const optional = z.optional(z.string());
-const numberIn = (min: number, max: number, fallback: string) =>
+const numberIn = (min: number, max: number, fallback: string, integer = false) =>
   z._default(
-    z.string().check(
-      z.refine((raw) => raw.trim() !== '' && Number(raw) >= min && Number(raw) <= max, {
-        message: `must be a number from ${min} to ${max}`,
-      }),
-    ),
+    z
+      .string()
+      .check(
+        z.refine(
+          (raw) =>
+            raw.trim() !== '' &&
+            Number(raw) >= min &&
+            Number(raw) <= max &&
+            (!integer || Number.isInteger(Number(raw))),
+          { message: `must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}` },
+        ),
+      ),
     fallback,
   );
 const httpAddress = z.optional(
   z.string().check(z.regex(/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/, 'must be an http(s) address')),
 );
 
-/** The ranges of the session knobs, which a stage's context options (infra/stage.ts) are held to as well. */
+/**
+ * The ranges of the session knobs, which a stage's context options (infra/stage.ts) are held to as well.
+ * The two an administrator may change later are whole numbers, as the settings API takes them, so what
+ * GET /admin/settings shows can be sent back.
+ */
 export const SESSION_KNOB_RANGES = {
-  SESSION_TIMEOUT: { min: 1, max: 24 * 60 },
-  SESSION_RECHECK_SECONDS: { min: 0, max: 60 },
-  WEBTOKEN_EXPIRES_IN: { min: 1 / 24, max: 30 },
+  SESSION_TIMEOUT: { min: 1, max: 24 * 60, integer: true },
+  SESSION_RECHECK_SECONDS: { min: 0, max: 60, integer: false },
+  WEBTOKEN_EXPIRES_IN: { min: 1, max: 30, integer: true },
 } as const;
-const knob = (name: keyof typeof SESSION_KNOB_RANGES, fallback: string) =>
-  numberIn(SESSION_KNOB_RANGES[name].min, SESSION_KNOB_RANGES[name].max, fallback);
+const knob = (name: keyof typeof SESSION_KNOB_RANGES, fallback: string) => {
+  const { min, max, integer } = SESSION_KNOB_RANGES[name];
+  return numberIn(min, max, fallback, integer);
+};
 
 /** Variables a deployed stage and the embedded stack both take (see README "Configuration"). */
 const stageKnobs = {

@@ -336,7 +336,7 @@ describe('stages', () => {
 
   it('refuses session settings the functions would refuse at every request, and takes sessionRecheck=0', () => {
     expect(() => stageSettings(contextOf({ sessionTimeout: '5000' }))).toThrow(
-      /sessionTimeout must be a number from 1 to 1440/,
+      /sessionTimeout must be a whole number from 1 to 1440/,
     );
     expect(() => stageSettings(contextOf({ webTokenExpiresIn: '60' }))).toThrow(/webTokenExpiresIn/);
     expect(() => stageSettings(contextOf({ sessionRecheck: '120' }))).toThrow(/sessionRecheck/);

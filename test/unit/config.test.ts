@@ -23,7 +23,14 @@ describe('service configuration', () => {
       /exactly one of TOKEN_SIGNING_KEY_ID/,
     );
     expect(() => readServiceConfig({ ...base, SESSION_TIMEOUT: 'soon' })).toThrow(
-      /SESSION_TIMEOUT must be a number/,
+      /SESSION_TIMEOUT must be a whole number/,
+    );
+    // The settings API takes whole numbers: what GET /admin/settings shows of these can be sent back.
+    expect(() => readServiceConfig({ ...base, SESSION_TIMEOUT: '2.5' })).toThrow(
+      /SESSION_TIMEOUT must be a whole number/,
+    );
+    expect(() => readServiceConfig({ ...base, WEBTOKEN_EXPIRES_IN: '0.5' })).toThrow(
+      /WEBTOKEN_EXPIRES_IN must be a whole number from 1 to 30/,
     );
     expect(() => readServiceConfig({ ...base, LOG_LEVEL: 'debug' })).toThrow(/LOG_LEVEL/);
   });
