@@ -34,8 +34,10 @@ import { readBody } from './read-body.ts';
 /**
  * What a test can make the next call of one action do: fail as throttled, be cancelled by a conflict,
  * be applied and then lose its response (as a timeout after a commit does), be applied only after
- * SLOW_CALL_MS (a call that outlives its client's deadline), or (transactions) hold its items until
- * `releaseHeld()`, to show what meets a running transaction.
+ * SLOW_CALL_MS (a call that outlives its client's deadline), or wait until `releaseHeld()`: a transaction
+ * holding its items, to show what meets a running transaction; a plain write (PutItem, UpdateItem,
+ * DeleteItem, BatchWriteItem) before it is carried out, holding nothing, to stop its caller between two
+ * steps while others go on.
  */
 export type Fault = 'throttle' | 'conflict' | 'lose-response' | 'slow' | 'hold';
 
@@ -51,9 +53,9 @@ export interface LocalDynamoDb {
    * request (the wire JSON, as a string) it accepts, so one write among many parallel ones can be made to fail.
    */
   injectFault(action: string, fault: Fault, count?: number, when?: (request: string) => boolean): void;
-  /** Resolves once a transaction holds its items under the 'hold' fault. */
+  /** Resolves once a call waits under the 'hold' fault (a transaction holding its items, or a plain write). */
   whenHolding(): Promise<void>;
-  /** Lets the transactions held under the 'hold' fault go on. */
+  /** Lets the calls held under the 'hold' fault go on. */
   releaseHeld(): void;
   /** From now on, index queries answer items as they stood `ms` ago (0: at once). */
   setIndexLag(ms: number): void;
@@ -349,6 +351,8 @@ export async function startLocalDynamoDb(options: {
       case 'UpdateItem':
       case 'DeleteItem':
       case 'BatchWriteItem': {
+        // Before it takes its items: a held plain write stops only its caller.
+        if (fault === 'hold') await hold();
         const ids = await targets(action, input);
         if (!locks.beginWrites(ids)) {
           throw new DynamoDbWireError('TransactionConflictException', 'Transaction is ongoing for the item');

@@ -263,6 +263,32 @@ describe('TransactWriteItems', () => {
     expect(await get('elsewhere')).toBeUndefined();
   });
 
+  it('holds a plain write on demand before it is carried out, holding no item meanwhile', async () => {
+    await db.send(new PutCommand({ TableName, Item: { id: 'paused', n: 1 } }));
+    local.injectFault('UpdateItem', 'hold', 1, (request) => request.includes('"paused"'));
+    let done = false;
+    const paused = db
+      .send(
+        new UpdateCommand({
+          TableName,
+          Key: { id: 'paused' },
+          UpdateExpression: 'SET n = n + :one',
+          ExpressionAttributeValues: { ':one': 1 },
+        }),
+      )
+      .then(() => {
+        done = true;
+      });
+    await local.whenHolding();
+    // Others read and write the item meanwhile: the held call has not started.
+    expect(await get('paused')).toEqual({ id: 'paused', n: 1 });
+    await db.send(new PutCommand({ TableName, Item: { id: 'paused', n: 10 } }));
+    expect(done).toBe(false);
+    local.releaseHeld();
+    await paused;
+    expect(await get('paused')).toEqual({ id: 'paused', n: 11 });
+  });
+
   it('answers a repeated ClientRequestToken as a success without writing again', async () => {
     await db.send(new PutCommand({ TableName, Item: { id: 'counter', n: 0 } }));
     const increment = (token: string, by = 1) =>
