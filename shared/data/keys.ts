@@ -50,6 +50,8 @@ export const trashedEdgePrefix = (rootId: string) => `TRASHEDEDGE#${rootId}#`;
 export const TRASH_PARTITION = 'TRASH';
 /** Where a deleted root's trash entry is, in the root's own partition (deletedAt names the entry). */
 export const trashPointerKey = (rootId: string) => ({ PK: `NODE#${rootId}`, SK: 'TRASH' });
+/** Attribute of a trash pointer whose subtree's purge has begun: from then on it cannot be restored. */
+export const PURGE_STARTED_ATTRIBUTE = 'purgeStartedAt';
 export const trashEntryKey = (deletedAt: string, rootId: string) => ({
   PK: TRASH_PARTITION,
   SK: `${deletedAt}#${rootId}`,

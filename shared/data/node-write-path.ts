@@ -38,6 +38,7 @@ import {
   nodeKey,
   PUBLISHED_EDGES,
   PUBLISHED_TASK_IDS,
+  PURGE_STARTED_ATTRIBUTE,
   trashEntryKey,
   trashedChildKey,
   trashedEdgeKey,
@@ -108,6 +109,15 @@ export type NodeWrite =
   | { kind: 'restoreEdge'; processId: string; rootId: string; edge: StoredEdge; stamp: EdgeStamp }
   /** The subtree left the trash (restored or purged). */
   | { kind: 'untrash'; deletedAt: string; rootId: string }
+  /**
+   * A purge of the subtree of `rootId` begins, marked on its trash pointer and its root, if the root is
+   * still as its delete left it (at `expectedNodeVersionId`): no restore of it has committed anything (the
+   * first commit of a restore brings the root back), and none can from now on (a restore of a marked node
+   * fails).
+   */
+  | { kind: 'beginPurge'; rootId: string; deletedAt: string; expectedNodeVersionId: string; at: string }
+  /** The working copy of a deleted node, gone for good (a purge's last commit; never a live node). */
+  | { kind: 'purgeNode'; nodeId: string }
   /**
    * A document takes the uploader's assembled file: the upload becomes attached to it, if it is still
    * complete and unexpired (so an upload is attached at most once).
@@ -275,13 +285,57 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
         { Delete: { TableName, Key: trashEntryKey(write.deletedAt, write.rootId) } },
         { Delete: { TableName, Key: trashPointerKey(write.rootId) } },
       ];
+    case 'beginPurge': {
+      const mark = {
+        UpdateExpression: 'SET #purge = if_not_exists(#purge, :at)',
+        ExpressionAttributeNames: { '#purge': PURGE_STARTED_ATTRIBUTE },
+      };
+      return [
+        {
+          Update: {
+            TableName,
+            Key: trashPointerKey(write.rootId),
+            ...mark,
+            ConditionExpression: 'deletedAt = :deletedAt',
+            ExpressionAttributeValues: { ':deletedAt': write.deletedAt, ':at': write.at },
+          },
+        },
+        {
+          Update: {
+            TableName,
+            Key: nodeKey(write.rootId),
+            ...mark,
+            ConditionExpression: 'nodeVersionId = :expected AND deleted = :true',
+            ExpressionAttributeValues: {
+              ':expected': write.expectedNodeVersionId,
+              ':true': true,
+              ':at': write.at,
+            },
+          },
+        },
+      ];
+    }
+    case 'purgeNode':
+      return [
+        {
+          Delete: {
+            TableName,
+            Key: nodeKey(write.nodeId),
+            ConditionExpression: 'attribute_not_exists(PK) OR deleted = :true',
+            ExpressionAttributeValues: { ':true': true },
+          },
+        },
+      ];
     case 'restore': {
       const { node } = write;
       const put: TransactItem = {
         Put: {
           TableName,
           Item: nodes.toItem(node),
-          ConditionExpression: 'nodeVersionId = :expected AND deleted = :true',
+          // Never a root whose purge has begun (beginPurge).
+          ConditionExpression:
+            'nodeVersionId = :expected AND deleted = :true AND attribute_not_exists(#purge)',
+          ExpressionAttributeNames: { '#purge': PURGE_STARTED_ATTRIBUTE },
           ExpressionAttributeValues: { ':expected': write.expectedNodeVersionId, ':true': true },
         },
       };

@@ -10,6 +10,7 @@ import type { Item } from './entity.ts';
 import { positionOf, queryPage } from './keyed-pages.ts';
 import {
   nodeKey,
+  PURGE_STARTED_ATTRIBUTE,
   TRASH_PARTITION,
   trashEntryKey,
   trashedChildPrefix,
@@ -19,15 +20,28 @@ import {
 import { getItem, queryAll } from './reads.ts';
 import { TABLE_SCHEMA } from './table-schema.ts';
 
-/** When the subtree of `rootId` was deleted, while it is in the trash (restorable or not): else null. */
-export async function trashedAt(rootId: string): Promise<string | null> {
+/** A deleted subtree in the trash (restorable or not), as its root's partition points to its entry. */
+export interface TrashPointer {
+  /** When the subtree was deleted (which names its entry). */
+  deletedAt: string;
+  /** When a purge of it began (it can no longer be restored), or null. */
+  purgeStartedAt: string | null;
+}
+
+/** The pointer of the subtree of `rootId` while it is in the trash (restorable or not): else null. */
+export async function findTrashPointer(rootId: string): Promise<TrashPointer | null> {
   const pointer = await getItem(trashPointerKey(rootId));
-  return typeof pointer?.deletedAt === 'string' ? pointer.deletedAt : null;
+  if (typeof pointer?.deletedAt !== 'string') return null;
+  const purgeStartedAt = pointer[PURGE_STARTED_ATTRIBUTE];
+  return {
+    deletedAt: pointer.deletedAt,
+    purgeStartedAt: typeof purgeStartedAt === 'string' ? purgeStartedAt : null,
+  };
 }
 
 /** The trash entry of a deleted subtree's root (also while a restore of it is under way), unexpired. */
 export async function findTrashEntry(rootId: string, nowMs: number): Promise<TrashEntry | null> {
-  const deletedAt = await trashedAt(rootId);
+  const deletedAt = (await findTrashPointer(rootId))?.deletedAt;
   if (!deletedAt) return null;
   const item = await getItem(trashEntryKey(deletedAt, rootId));
   if (!item) return null;

@@ -3,7 +3,13 @@
  * the subtree's root list it (trash-list.ts), restore it as it was (under its parent, which must be live), or
  * purge it for good with its files, within TRASH_RETENTION_DAYS.
  */
-import { GRANT_PREFIX, trashedChildPrefix, trashedEdgePrefix } from '#shared/data/keys.ts';
+import {
+  GRANT_PREFIX,
+  nodeKey,
+  trashedChildPrefix,
+  trashedEdgePrefix,
+  trashPointerKey,
+} from '#shared/data/keys.ts';
 import { findNode, findNodes } from '#shared/data/node-repository.ts';
 import {
   commitBatches,
@@ -17,8 +23,9 @@ import { purgeRelationsAbout, settleAll, settleRestored } from '#shared/data/rel
 import {
   deleteItems,
   findTrashEntry,
+  findTrashPointer,
   partitionItems,
-  trashedAt,
+  type TrashPointer,
   trashedChildIds,
   trashedEdges,
 } from '#shared/data/trash-repository.ts';
@@ -37,22 +44,35 @@ const notInTrash = (nodeId: string) =>
     `Object ${nodeId} is not in the trash (never deleted, restored, purged or expired)`,
   );
 
+const purgeUnderWay = (nodeId: string) =>
+  new ConflictError(
+    'PURGE_UNDER_WAY',
+    `A purge of ${nodeId} has begun, so it can no longer be restored: repeat the purge to finish it`,
+  );
+
+const restoreUnderWay = (nodeId: string) =>
+  new ConflictError(
+    'RESTORE_UNDER_WAY',
+    `A restore of ${nodeId} has begun and is not finished, so it cannot be purged: repeat the restore to ` +
+      'finish it (its parent first, if that is deleted), then delete and purge it',
+  );
+
 /**
- * The deleted root and when it was deleted, for a caller who may delete it: restorable within the
- * retention (its trash entry), purgeable as long as it is in the trash at all.
+ * The deleted root and its trash pointer, for a caller who may delete it: restorable within the
+ * retention (its trash entry) unless a purge has begun, purgeable as long as it is in the trash at all.
  */
 async function inTrash(
   caller: Caller,
   rootId: string,
   purpose: 'restore' | 'purge',
-): Promise<{ root: Node; deletedAt: string }> {
+): Promise<{ root: Node; pointer: TrashPointer }> {
   // The root is live again only while a restore that was cut short is being finished.
-  const [root, deletedAt, entry] = await Promise.all([
+  const [root, pointer, entry] = await Promise.all([
     findNode(rootId),
-    trashedAt(rootId),
+    findTrashPointer(rootId),
     purpose === 'restore' ? findTrashEntry(rootId, Date.now()) : null,
   ]);
-  if (!root || !deletedAt || (purpose === 'restore' && !entry)) throw notInTrash(rootId);
+  if (!root || !pointer || (purpose === 'restore' && !entry)) throw notInTrash(rootId);
   // Whoever may not even read it learns nothing of it.
   if (!can(caller, root, 'read')) throw notInTrash(rootId);
   if (!can(caller, root, 'delete'))
@@ -60,7 +80,8 @@ async function inTrash(
   // As deleting one: an environment admin may not bring back, or do away with, the environment itself.
   if (root.nodeType === 'ENVIRONMENT' && !caller.systemAdmin)
     throw new ForbiddenError('Only system administrators restore or purge environments');
-  return { root, deletedAt };
+  if (purpose === 'restore' && pointer.purgeStartedAt) throw purgeUnderWay(rootId);
+  return { root, pointer };
 }
 
 /** The subtree a delete of `root` took, level by level from the root, as its trash links have it. */
@@ -82,7 +103,10 @@ async function trashedSubtree(root: Node): Promise<Node[]> {
  * under live parents, and repeating it finishes the rest; the trash entry goes with the last commit.
  */
 export async function restoreSubtree(caller: Caller, rootId: string): Promise<Node[]> {
-  const { root, deletedAt: trashed } = await inTrash(caller, rootId, 'restore');
+  const {
+    root,
+    pointer: { deletedAt: trashed },
+  } = await inTrash(caller, rootId, 'restore');
   const parent = root.parentId ? await findNode(root.parentId) : null;
   if (root.parentId && (!parent || parent.deleted)) {
     throw new ConflictError(
@@ -151,6 +175,10 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
       );
     }
   } catch (error) {
+    // The root comes back in the first commit, which fails if a purge began first (beginPurge).
+    if (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'restore')) {
+      if ((await findTrashPointer(rootId))?.purgeStartedAt) throw purgeUnderWay(rootId);
+    }
     if (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'requireLive')) {
       throw new ConflictError('PARENT_DELETED', `The parent ${root.parentId} of ${rootId} is being deleted`);
     }
@@ -167,14 +195,53 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
   return restored;
 }
 
-/** Deletes a subtree in the trash for good: its items, versions, kept edges and links, and its files. */
+/**
+ * Marks the purge of the subtree under `root` as begun, unless a restore of it has begun: restores and
+ * purges exclude each other on the trash pointer and the root, so they never both take the same objects.
+ */
+async function beginPurge(root: Node, deletedAt: string): Promise<void> {
+  // The first commit of a restore makes the root live, at a new version: a root as its delete left it
+  // (deleted at the moment its trash entry names) is one no restore has touched.
+  if (!root.deleted || root.modificationDate !== deletedAt) throw restoreUnderWay(root.nodeId);
+  try {
+    await commitNodeWrites([
+      {
+        kind: 'beginPurge',
+        rootId: root.nodeId,
+        deletedAt,
+        expectedNodeVersionId: root.nodeVersionId,
+        at: timestamp(),
+      },
+    ]);
+  } catch (error) {
+    if (!(error instanceof NodeWriteConflict)) throw error;
+    // A restore came first: it is under way, or done (the subtree left the trash).
+    if (!(await findTrashPointer(root.nodeId))) throw notInTrash(root.nodeId);
+    throw restoreUnderWay(root.nodeId);
+  }
+}
+
+/**
+ * Deletes a subtree in the trash for good: its items, versions, kept edges and links, and its files. No
+ * restore of it may have begun (409 RESTORE_UNDER_WAY), and none can once the purge has. The deepest
+ * objects go first and the root's working copy last, with the trash entry, so a purge cut short can be
+ * repeated to finish it.
+ */
 export async function purgeSubtree(caller: Caller, rootId: string): Promise<void> {
-  const { root, deletedAt } = await inTrash(caller, rootId, 'purge');
+  const {
+    root,
+    pointer: { deletedAt, purgeStartedAt },
+  } = await inTrash(caller, rootId, 'purge');
+  if (!purgeStartedAt) await beginPurge(root, deletedAt);
   const subtree = await trashedSubtree(root);
   const fileIds = new Set<string>();
   const bpmnFiles = new Set<string>();
-  for (const node of subtree) {
-    const items = await partitionItems(node.nodeId);
+  // The root's working copy and trash pointer stay for the last commit, until all else is gone.
+  const keptForLast = new Set([nodeKey(rootId), trashPointerKey(rootId)].map((key) => `${key.PK} ${key.SK}`));
+  for (const node of [...subtree].reverse()) {
+    const items = (await partitionItems(node.nodeId)).filter(
+      (item) => !keptForLast.has(`${item.PK} ${item.SK}`),
+    );
     for (const version of [node, ...(await findVersionsOf(node.nodeId))]) {
       const fileInfo = version.fields.fileInfo as StoredFileInfo | null | undefined;
       if (fileInfo?.fileId) fileIds.add(fileInfo.fileId);
@@ -214,7 +281,11 @@ export async function purgeSubtree(caller: Caller, rootId: string): Promise<void
         .map((item) => ({ PK: item.PK, SK: item.SK })),
     );
   }
-  await commitNodeWrites([{ kind: 'untrash', deletedAt, rootId }], {
-    completesRequest: true,
-  });
+  await commitNodeWrites(
+    [
+      { kind: 'purgeNode', nodeId: rootId },
+      { kind: 'untrash', deletedAt, rootId },
+    ],
+    { completesRequest: true },
+  );
 }

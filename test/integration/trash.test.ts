@@ -289,3 +289,92 @@ describe('the trash', () => {
     expect((await trash()).map((e) => e.nodeId)).not.toContain(root);
   });
 });
+
+/**
+ * Deletes, restores and purges of subtrees larger than one transaction, meeting each other between their
+ * commits. The embedded DynamoDB stops one request at a chosen write ('hold') while the other runs whole,
+ * so each interleaving is met every time.
+ */
+describe('the trash under concurrency', () => {
+  /** A folder with `count` documents: a delete or restore of it takes several transactions. */
+  const bigFolder = async (parentId: string, name: string, count = 120) => {
+    const root = (await createNode(api, token, folder(parentId, name))).nodeId as string;
+    const documents: { nodeId: string; nodeVersionId: string }[] = [];
+    for (let i = 0; i < count; i += 20) {
+      documents.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(20, count - i) }, (_, k) =>
+            createNode(api, token, urlDocument(root, `${name} ${i + k}`)),
+          ),
+        )),
+      );
+    }
+    return { root, documents };
+  };
+  const status = async (nodeId: string) =>
+    (await api.call('GET', `/api/v1/items/${nodeId}`, { token })).status;
+  /** How many of the documents are live, having checked that none is live under a folder that is not. */
+  const liveDocuments = async (root: string, documents: { nodeId: string }[]) => {
+    const statuses = await Promise.all(documents.map((d) => status(d.nodeId)));
+    const live = statuses.filter((s) => s === 200).length;
+    if (live > 0) expect(await status(root), `${live} documents live under a folder that is not`).toBe(200);
+    expect(statuses.filter((s) => s !== 200 && s !== 404)).toEqual([]);
+    return live;
+  };
+  const dynamoDb = () => session.ctx.stack.dynamoDb;
+  /** A restore of `root` stops once its first commit is in: as it lets creates under `root` again. */
+  const restorePausedAfterFirstCommit = async (root: string) => {
+    dynamoDb().injectFault(
+      'UpdateItem',
+      'hold',
+      1,
+      (request) => request.includes('REMOVE #lease') && request.includes(`NODE#${root}`),
+    );
+    const restoring = restore(root);
+    await dynamoDb().whenHolding();
+    // In an object: an async function's answer would wait for the restore.
+    return { restoring };
+  };
+
+  it('a purge meeting a restore under way is refused, and the restore finishes: nothing live is removed', async () => {
+    const { root, documents } = await bigFolder(environmentId, 'Restored while purged');
+    expect((await remove(root)).status).toBe(200);
+
+    const { restoring } = await restorePausedAfterFirstCommit(root);
+    // The folder and its first documents are live again; the rest are still in the trash.
+    expect(await status(root)).toBe(200);
+    const purged = await api.call('DELETE', `/api/v1/trash/${root}`, { token });
+    dynamoDb().releaseHeld();
+    const restored = await restoring;
+    expect([restored.status, purged.status], `${restored.body.code} ${purged.body.code}`).toEqual([200, 409]);
+    expect(purged.body.code).toBe('RESTORE_UNDER_WAY');
+    expect(restored.body).toHaveLength(121);
+    expect(await liveDocuments(root, documents)).toBe(120);
+    expect(await childrenTotal(root)).toBe(120);
+    expect((await trash()).map((e) => e.nodeId)).not.toContain(root);
+  });
+
+  it('a restore meeting a purge under way is refused, and the purge finishes', async () => {
+    const { root, documents } = await bigFolder(environmentId, 'Purged while restored', 40);
+    expect((await remove(root)).status).toBe(200);
+    // The purge stops at its first removal of items.
+    const ids = [root, ...documents.map((d) => d.nodeId)];
+    dynamoDb().injectFault(
+      'BatchWriteItem',
+      'hold',
+      1,
+      (request) => request.includes('DeleteRequest') && ids.some((id) => request.includes(`NODE#${id}`)),
+    );
+    const purging = api.call('DELETE', `/api/v1/trash/${root}`, { token });
+    await dynamoDb().whenHolding();
+    const restored = await restore(root);
+    dynamoDb().releaseHeld();
+    const purged = await purging;
+    expect([restored.status, purged.status], `${restored.body.code}`).toEqual([409, 204]);
+    expect(restored.body.code).toBe('PURGE_UNDER_WAY');
+    expect(await liveDocuments(root, documents)).toBe(0);
+    expect(await status(root)).toBe(404);
+    expect((await trash()).map((e) => e.nodeId)).not.toContain(root);
+    expect((await restore(root)).status).toBe(404);
+  });
+});

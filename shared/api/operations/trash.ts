@@ -30,14 +30,15 @@ export const restoreNode = defineOperation({
     'Environment admins. The subtree a delete took comes back as it was: every object live again under its ' +
     'parent (in lists and counts), with its published copy and its process edges, each at its next version. ' +
     'The parent must be live (409 PARENT_DELETED: restore it first). A restore cut short is finished by ' +
-    `repeating it. ${RETENTION}`,
+    'repeating it. Once a purge of the subtree has begun it can no longer be restored (409 PURGE_UNDER_WAY). ' +
+    RETENTION,
   tag: 'Common',
   request: { path: nodePathSchema },
   responses: {
     200: { description: 'The restored objects, the root first', body: z.array(baseElementSchema) },
     403: problem('Needs the environment admin role'),
     404: problem('Not in the trash (never deleted, restored, purged or expired)'),
-    409: problem('PARENT_DELETED, or WRITE_CONFLICT (repeat the restore)'),
+    409: problem('PARENT_DELETED, PURGE_UNDER_WAY, or WRITE_CONFLICT (repeat the restore)'),
   },
 });
 
@@ -53,12 +54,15 @@ export const purgeTrash = defineOperation({
   summary: 'Purge a deleted subtree for good',
   description:
     'Environment admins. The subtree in the trash is deleted for good: its objects, their versions, the edges ' +
-    'and links kept for a restore, and the files of its documents (of every version).',
+    'and links kept for a restore, and the files of its documents (of every version). Not while a restore of ' +
+    'it has begun and not finished (409 RESTORE_UNDER_WAY: repeat the restore, then delete and purge); once ' +
+    'a purge has begun no restore can, and a purge cut short is finished by repeating it.',
   tag: 'Common',
   request: { path: nodePathSchema },
   responses: {
     204: { description: 'Purged' },
     403: problem('Needs the environment admin role'),
     404: problem('Not in the trash'),
+    409: problem('RESTORE_UNDER_WAY: a restore of it has begun and is not finished'),
   },
 });

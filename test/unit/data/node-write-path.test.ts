@@ -199,3 +199,61 @@ describe('commitNodeWrites', () => {
     await expect(commitNodeWrites(writes)).rejects.toThrow(/at most 100 items, got 102/);
   });
 });
+
+describe('restores and purges of the trash', () => {
+  const deletedAt = '2026-11-23T00:00:00.000Z';
+
+  it('begins a purge only on a root as its delete left it, marking it and its pointer together', async () => {
+    ddb.on(TransactWriteCommand).resolves({});
+    await commitNodeWrites([
+      {
+        kind: 'beginPurge',
+        rootId: node.nodeId,
+        deletedAt,
+        expectedNodeVersionId: 'DELETED',
+        at: '2026-11-24T00:00:00.000Z',
+      },
+    ]);
+    const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
+    const mark = {
+      UpdateExpression: 'SET #purge = if_not_exists(#purge, :at)',
+      ExpressionAttributeNames: { '#purge': 'purgeStartedAt' },
+    };
+    expect(items).toEqual([
+      {
+        Update: {
+          TableName: 'unit-test-table',
+          Key: { PK: `NODE#${node.nodeId}`, SK: 'TRASH' },
+          ...mark,
+          ConditionExpression: 'deletedAt = :deletedAt',
+          ExpressionAttributeValues: { ':deletedAt': deletedAt, ':at': '2026-11-24T00:00:00.000Z' },
+        },
+      },
+      {
+        Update: {
+          TableName: 'unit-test-table',
+          Key: { PK: `NODE#${node.nodeId}`, SK: 'DRAFT' },
+          ...mark,
+          ConditionExpression: 'nodeVersionId = :expected AND deleted = :true',
+          ExpressionAttributeValues: {
+            ':expected': 'DELETED',
+            ':true': true,
+            ':at': '2026-11-24T00:00:00.000Z',
+          },
+        },
+      },
+    ]);
+  });
+
+  it('restores a node only if no purge has marked it', async () => {
+    ddb.on(TransactWriteCommand).resolves({});
+    await commitNodeWrites([
+      { kind: 'restore', node, expectedNodeVersionId: 'DELETED', rootId: node.nodeId },
+    ]);
+    const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
+    expect(items[0]?.Put).toMatchObject({
+      ConditionExpression: 'nodeVersionId = :expected AND deleted = :true AND attribute_not_exists(#purge)',
+      ExpressionAttributeNames: { '#purge': 'purgeStartedAt' },
+    });
+  });
+});
