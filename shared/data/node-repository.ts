@@ -43,13 +43,19 @@ async function visible<N extends Batched>(found: N[]): Promise<N[]> {
   });
 }
 
-/** Ids of a node's live children, strongly consistent (from the parent's child records). */
-export async function findLiveChildIds(parentId: string): Promise<string[]> {
+/**
+ * Ids of a node's live children (of `ofTypes` only, if given), strongly consistent (from the parent's child
+ * records, which name each child's type).
+ */
+export async function findLiveChildIds(parentId: string, ofTypes?: ReadonlySet<string>): Promise<string[]> {
   const links = await queryAll(TABLE_SCHEMA.partitionKey, nodeKey(parentId).PK, {
     sortKeyPrefix: { attribute: TABLE_SCHEMA.sortKey, prefix: CHILD_LINK_PREFIX },
     consistent: true,
   });
-  return links.map((link) => childLinks.fromItem(link).childId);
+  return links
+    .map((link) => childLinks.fromItem(link))
+    .filter((link) => !ofTypes || ofTypes.has(link.nodeType))
+    .map((link) => link.childId);
 }
 
 interface CopyReads {

@@ -107,7 +107,10 @@ export type NodeWrite =
   | { kind: 'restore'; node: Node; expectedNodeVersionId: string; rootId: string }
   | { kind: 'restorePublished'; nodeId: string }
   | { kind: 'restoreEdge'; processId: string; rootId: string; edge: StoredEdge; stamp: EdgeStamp }
-  /** The subtree left the trash (restored or purged). */
+  /**
+   * The subtree left the trash (restored or purged): its entry, and its pointer unless that names a later
+   * delete of the root (the commit fails then: that delete's trash stays whole).
+   */
   | { kind: 'untrash'; deletedAt: string; rootId: string }
   /**
    * A purge of the subtree of `rootId` begins, marked on its trash pointer and its root, if the root is
@@ -283,7 +286,14 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
     case 'untrash':
       return [
         { Delete: { TableName, Key: trashEntryKey(write.deletedAt, write.rootId) } },
-        { Delete: { TableName, Key: trashPointerKey(write.rootId) } },
+        {
+          Delete: {
+            TableName,
+            Key: trashPointerKey(write.rootId),
+            ConditionExpression: 'attribute_not_exists(PK) OR deletedAt = :deletedAt',
+            ExpressionAttributeValues: { ':deletedAt': write.deletedAt },
+          },
+        },
       ];
     case 'beginPurge': {
       const mark = {

@@ -10,7 +10,7 @@ import {
   trashedEdgePrefix,
   trashPointerKey,
 } from '#shared/data/keys.ts';
-import { findNode, findNodes } from '#shared/data/node-repository.ts';
+import { findLiveChildIds, findNode, findNodes } from '#shared/data/node-repository.ts';
 import {
   commitBatches,
   commitNodeWrites,
@@ -84,17 +84,42 @@ async function inTrash(
   return { root, pointer };
 }
 
-/** The subtree a delete of `root` took, level by level from the root, as its trash links have it. */
-async function trashedSubtree(root: Node): Promise<Node[]> {
+/**
+ * The subtree a delete of `root` took, level by level from the root, as its trash links have it. With
+ * `throughLive` (a restore), also below the live folders of the subtree: a restore cut short brought them
+ * back, and children of theirs may still be in the trash.
+ */
+async function trashedSubtree(root: Node, { throughLive = false } = {}): Promise<Node[]> {
   const found: Node[] = [];
   for (let level = [root]; level.length > 0; ) {
     found.push(...level);
     const childIds = (
-      await Promise.all(level.map((node) => trashedChildIds(node.nodeId, root.nodeId)))
+      await Promise.all(
+        level.map(async (node) => [
+          ...(await trashedChildIds(node.nodeId, root.nodeId)),
+          ...(throughLive && !node.deleted ? await findLiveChildIds(node.nodeId, CONTAINER_TYPES) : []),
+        ]),
+      )
     ).flat();
     level = childIds.length > 0 ? await findNodes(childIds) : [];
   }
   return found;
+}
+
+/**
+ * Each restore commit needs the parents of the nodes it brings back live and not being deleted (a lease
+ * of a delete that began since, checked on their counts, which the commit updates anyway), but for those it
+ * brings back itself: a delete that read a folder's children before a commit put more under it fails that
+ * commit, so what the restore brought back is either deleted with the folder or live under a live parent.
+ */
+function parentsLive(writes: NodeWrite[], at: string): NodeWrite[] {
+  const restored = new Set(writes.flatMap((w) => (w.kind === 'restore' ? [w.node.nodeId] : [])));
+  const parents = new Set(
+    writes.flatMap((w) =>
+      w.kind === 'restore' && w.node.parentId && !restored.has(w.node.parentId) ? [w.node.parentId] : [],
+    ),
+  );
+  return [...parents].map((nodeId) => ({ kind: 'requireLive', nodeId, at }));
 }
 
 /**
@@ -119,16 +144,13 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
   }
   const at = timestamp();
   const by = caller.principal.principalId;
-  const subtree = (await trashedSubtree(root)).filter((node) => node.deleted);
+  const subtree = (await trashedSubtree(root, { throughLive: true })).filter((node) => node.deleted);
   // A restore is a write: like any other it starts the next draft (a published object's published copy
   // comes back as it was, and its working copy is in progress until the next publish).
   const restored = subtree.map((node): Node => ({ ...nextVersionOf(node, caller, at), deleted: false }));
   const steps = await Promise.all(
     subtree.map(async (node, i) => {
       const writes: NodeWrite[] = [
-        ...(node.nodeId === rootId && node.parentId
-          ? [{ kind: 'requireLive' as const, nodeId: node.parentId, at }]
-          : []),
         { kind: 'restore', node: restored[i] as Node, expectedNodeVersionId: node.nodeVersionId, rootId },
         ...(node.publishedNodeVersionId ? [{ kind: 'restorePublished' as const, nodeId: node.nodeId }] : []),
       ];
@@ -155,10 +177,10 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
   const deletedAt = new Map(subtree.map((node) => [node.nodeId, node.modificationDate]));
   try {
     for await (const batch of commitBatches(plan)) {
-      await commitNodeWrites(
-        batch.flatMap((step) => step.writes),
-        { completesRequest: batch.includes(plan.at(-1) as never) },
-      );
+      const writes = batch.flatMap((step) => step.writes);
+      await commitNodeWrites([...parentsLive(writes, at), ...writes], {
+        completesRequest: batch.includes(plan.at(-1) as never),
+      });
       // Only containers were leased (collectSubtree in node-service).
       const live = batch.flatMap((step) =>
         step.writes.flatMap((w) =>
@@ -179,8 +201,22 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
     if (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'restore')) {
       if ((await findTrashPointer(rootId))?.purgeStartedAt) throw purgeUnderWay(rootId);
     }
-    if (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'requireLive')) {
-      throw new ConflictError('PARENT_DELETED', `The parent ${root.parentId} of ${rootId} is being deleted`);
+    const leased = error instanceof NodeWriteConflict && error.failed.find((w) => w.kind === 'requireLive');
+    if (leased && leased.nodeId === root.parentId) {
+      throw new ConflictError('PARENT_DELETED', `The parent ${root.parentId} of ${rootId} is being deleted`, {
+        parentId: root.parentId,
+      });
+    }
+    // A folder the restore brought back is being deleted (with the root, or the root again), or the root
+    // was deleted again before the last commit (its trash pointer names that delete).
+    if (leased || (error instanceof NodeWriteConflict && error.failed.some((w) => w.kind === 'untrash'))) {
+      throw new ConflictError(
+        'PARENT_DELETED',
+        `Part of ${rootId} was deleted again while it was restored: what the restore brought back is in that ` +
+          `delete's answer, the rest is still in the trash; repeat the restore (its parent's first, if that ` +
+          'is deleted) to finish it',
+        leased ? { parentId: leased.nodeId } : {},
+      );
     }
     if (error instanceof NodeWriteConflict) {
       throw new ConflictError(

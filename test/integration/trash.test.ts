@@ -314,10 +314,11 @@ describe('the trash under concurrency', () => {
   const status = async (nodeId: string) =>
     (await api.call('GET', `/api/v1/items/${nodeId}`, { token })).status;
   /** How many of the documents are live, having checked that none is live under a folder that is not. */
-  const liveDocuments = async (root: string, documents: { nodeId: string }[]) => {
+  const liveDocuments = async (parentId: string, documents: { nodeId: string }[]) => {
     const statuses = await Promise.all(documents.map((d) => status(d.nodeId)));
     const live = statuses.filter((s) => s === 200).length;
-    if (live > 0) expect(await status(root), `${live} documents live under a folder that is not`).toBe(200);
+    if (live > 0)
+      expect(await status(parentId), `${live} documents live under a folder that is not`).toBe(200);
     expect(statuses.filter((s) => s !== 200 && s !== 404)).toEqual([]);
     return live;
   };
@@ -376,5 +377,56 @@ describe('the trash under concurrency', () => {
     expect(await status(root)).toBe(404);
     expect((await trash()).map((e) => e.nodeId)).not.toContain(root);
     expect((await restore(root)).status).toBe(404);
+  });
+  it('a restore meeting a delete of the parent: what it brought back is deleted with the parent, and restores finish it', async () => {
+    const top = (await createNode(api, token, folder(environmentId, 'Deleted during a restore below')))
+      .nodeId as string;
+    // A folder holding a folder of documents: the restore's first commit brings back both folders and the
+    // first documents.
+    const root = (await createNode(api, token, folder(top, 'Restored, then deleted with its parent')))
+      .nodeId as string;
+    const { root: inner, documents } = await bigFolder(root, 'Inner', 100);
+    expect((await remove(root)).status).toBe(200);
+
+    const { restoring } = await restorePausedAfterFirstCommit(root);
+    expect(await status(inner)).toBe(200);
+    const deleted = await remove(top);
+    dynamoDb().releaseHeld();
+    const restored = await restoring;
+    expect([restored.status, deleted.status], restored.body.code).toEqual([409, 200]);
+    expect(restored.body.code).toBe('PARENT_DELETED');
+    const taken = new Set(deleted.body.map((n: { nodeId: string }) => n.nodeId));
+    expect([top, root, inner].every((id) => taken.has(id))).toBe(true);
+    // Nothing the restore brought back is live under the deleted folders.
+    expect(await liveDocuments(inner, documents)).toBe(0);
+
+    // The parent's restore brings back what its delete took; the folder's, what was still in its trash.
+    expect((await restore(top)).status).toBe(200);
+    const rest = await restore(root);
+    expect(rest.status, rest.text).toBe(200);
+    expect(rest.body.length + taken.size).toBe(103);
+    expect(await liveDocuments(inner, documents)).toBe(100);
+    expect(await childrenTotal(inner)).toBe(100);
+    expect(await childrenTotal(top)).toBe(1);
+    expect((await trash()).map((e) => e.nodeId)).not.toContain(root);
+  });
+
+  it('a restore meeting a delete of its own root again: nothing is left live under it, and a restore brings all back', async () => {
+    const { root, documents } = await bigFolder(environmentId, 'Deleted again during its restore', 100);
+    expect((await remove(root)).status).toBe(200);
+
+    const { restoring } = await restorePausedAfterFirstCommit(root);
+    const deleted = await remove(root);
+    dynamoDb().releaseHeld();
+    const restored = await restoring;
+    expect([restored.status, deleted.status], restored.body.code).toEqual([409, 200]);
+    expect(restored.body.code).toBe('PARENT_DELETED');
+    expect(await liveDocuments(root, documents)).toBe(0);
+
+    const again = await restore(root);
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toHaveLength(101);
+    expect(await liveDocuments(root, documents)).toBe(100);
+    expect(await childrenTotal(root)).toBe(100);
   });
 });

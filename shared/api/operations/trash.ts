@@ -30,8 +30,9 @@ export const restoreNode = defineOperation({
     'Environment admins. The subtree a delete took comes back as it was: every object live again under its ' +
     'parent (in lists and counts), with its published copy and its process edges, each at its next version. ' +
     'The parent must be live (409 PARENT_DELETED: restore it first). A restore cut short is finished by ' +
-    'repeating it. Once a purge of the subtree has begun it can no longer be restored (409 PURGE_UNDER_WAY). ' +
-    RETENTION,
+    'repeating it; one that meets a delete of its parent or of what it brought back stops with a 409 ' +
+    'PARENT_DELETED (what it brought back is deleted with it; restore the parent, then repeat). Once a ' +
+    `purge of the subtree has begun it can no longer be restored (409 PURGE_UNDER_WAY). ${RETENTION}`,
   tag: 'Common',
   request: { path: nodePathSchema },
   responses: {

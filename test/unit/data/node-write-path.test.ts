@@ -245,6 +245,24 @@ describe('restores and purges of the trash', () => {
     ]);
   });
 
+  it('takes a subtree out of the trash, its pointer only if that still names the same delete', async () => {
+    ddb.on(TransactWriteCommand).resolves({});
+    await commitNodeWrites([{ kind: 'untrash', deletedAt, rootId: node.nodeId }]);
+    const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
+    expect(items).toEqual([
+      { Delete: { TableName: 'unit-test-table', Key: { PK: 'TRASH', SK: `${deletedAt}#${node.nodeId}` } } },
+      {
+        Delete: {
+          TableName: 'unit-test-table',
+          Key: { PK: `NODE#${node.nodeId}`, SK: 'TRASH' },
+          // A later delete of the root wrote its own pointer: its trash stays whole.
+          ConditionExpression: 'attribute_not_exists(PK) OR deletedAt = :deletedAt',
+          ExpressionAttributeValues: { ':deletedAt': deletedAt },
+        },
+      },
+    ]);
+  });
+
   it('restores a node only if no purge has marked it', async () => {
     ddb.on(TransactWriteCommand).resolves({});
     await commitNodeWrites([
