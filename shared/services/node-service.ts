@@ -556,7 +556,7 @@ function trashEntryOf(root: Node, caller: Caller, at: string, count: number): Tr
  * commits in batches, deepest nodes first and the root last, so an interrupted delete leaves the root in
  * place and can simply be repeated. A create racing the delete either fails (its parent is marked or
  * deleted) or its node is deleted too and is part of the answer. The answer holds every node this request
- * deleted, the root first, also when a conflict made it start over midway.
+ * deleted, the root first, also when a conflict made it start over midway; so does its trash entry's count.
  */
 export async function deleteNode(
   caller: Caller,
@@ -588,9 +588,11 @@ export async function deleteNode(
           ...(edgeRemovals.get(node.nodeId) ?? []).map((write) => ({ writes: [write] })),
           deletionWrites(node, caller, at, root.nodeId),
         ]);
-      // The root's commit, the last, puts the subtree in the trash.
+      // The root's commit, the last, puts the subtree in the trash: with what the attempts before this one
+      // deleted, which is in the trash under the same root.
       const rootStep = plan.at(-1) as DeletionStep;
-      rootStep.writes.push({ kind: 'trashEntry', entry: trashEntryOf(root, caller, at, subtree.length) });
+      const taken = new Set([...deleted.keys(), ...subtree.map((node) => node.nodeId)]).size;
+      rootStep.writes.push({ kind: 'trashEntry', entry: trashEntryOf(root, caller, at, taken) });
       for await (const batch of commitBatches(plan)) {
         // The root's commit completes the request.
         const completesRequest = batch.some((entry) => entry.deleted?.nodeId === root.nodeId);

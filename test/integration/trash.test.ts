@@ -429,4 +429,34 @@ describe('the trash under concurrency', () => {
     expect(await liveDocuments(root, documents)).toBe(100);
     expect(await childrenTotal(root)).toBe(100);
   });
+  it('a delete that starts over after an update of a document counts in the trash every object it took', async () => {
+    const { root, documents } = await bigFolder(environmentId, 'Counted after starting over');
+    // The delete stops at its first commit (of the deepest objects), with what it plans for the rest.
+    let held = '';
+    dynamoDb().injectFault('TransactWriteItems', 'hold', 1, (request) => {
+      if (!request.includes(`TRASHED#${root}#`)) return false;
+      held = request;
+      return true;
+    });
+    const deleting = remove(root);
+    await dynamoDb().whenHolding();
+    // A document of a later commit changes: that commit fails and the delete starts over from a fresh read.
+    const later = documents.find((d) => !held.includes(d.nodeId)) as (typeof documents)[number];
+    const updated = await api.call('PUT', `/api/v1/items/${later.nodeId}`, {
+      token,
+      body: {
+        ...urlDocument(root, 'Renamed meanwhile'),
+        nodeId: later.nodeId,
+        nodeVersionId: later.nodeVersionId,
+      },
+    });
+    expect(updated.status, updated.text).toBe(200);
+    dynamoDb().releaseHeld();
+    const deleted = await deleting;
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(deleted.body).toHaveLength(121);
+    expect((await trash()).find((e) => e.nodeId === root)?.nodes).toBe(121);
+    const back = await restore(root);
+    expect(back.body).toHaveLength(121);
+  });
 });
