@@ -109,6 +109,14 @@ describe('retrieve, modify locally, submit (spec §4.5)', () => {
     });
     expect(updated.status, updated.text).toBe(200);
     expect(updated.body).toMatchObject({ name: 'Approve the invoice', version: '0.0003' });
+    // The BPMN type the diagram shows is the service's (set by an import): sent back changed, ignored.
+    const retyped = await api.call('PUT', `/api/v1/items/${task.nodeId}`, {
+      token,
+      body: { ...updated.body, name: 'Approve it', bpmnKind: 'bpmn:UserTask' },
+    });
+    expect(retyped.status, retyped.text).toBe(200);
+    const diagram = await api.call('GET', `/api/v1/process/processes/${process.nodeId}`, { token });
+    expect(diagram.body.tasks).toEqual([expect.objectContaining({ name: 'Approve it', bpmnKind: null })]);
   });
 
   it('works for a process whose own view lists tasks, edges and relations; those must keep their types', async () => {

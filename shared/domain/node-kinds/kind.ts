@@ -56,6 +56,7 @@ export interface KindSpec<S extends z.ZodMiniObject> {
 export function defineKind<S extends z.ZodMiniObject>(spec: KindSpec<S>): NodeKind {
   const read = (source: Record<string, unknown>) => spec.stored.parse(source) as z.output<S>;
   const fieldNames = Object.keys(spec.stored.shape);
+  const payloadNames = Object.keys(spec.payloadShape ?? {});
   return {
     fieldNames,
     payloadShape: spec.payloadShape ?? {},
@@ -63,11 +64,13 @@ export function defineKind<S extends z.ZodMiniObject>(spec: KindSpec<S>): NodeKi
     childLists: spec.childLists ?? [],
     keptOnRestore: spec.keptOnRestore ?? [],
     read,
+    // Only what a payload may set: a field the views show but the service sets (a task's bpmnKind) is
+    // sent back as retrieved and ignored, never taken.
     merge: (payload, current) =>
       read({
         ...current,
         ...Object.fromEntries(
-          fieldNames.flatMap((name) => (payload[name] === undefined ? [] : [[name, payload[name]]])),
+          payloadNames.flatMap((name) => (payload[name] === undefined ? [] : [[name, payload[name]]])),
         ),
       }),
     check: (fields) => spec.check?.(read(fields)) ?? [],
