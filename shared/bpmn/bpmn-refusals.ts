@@ -12,6 +12,7 @@ export type BpmnRule =
   | 'bpmn'
   | 'bpmn_process'
   | 'bpmn_geometry'
+  | 'bpmn_id'
   | 'bpmn_export_size';
 
 export function bpmnRefusal(rule: BpmnRule, message: string): ValidationError {

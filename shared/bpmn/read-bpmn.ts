@@ -143,6 +143,24 @@ async function parseOrRefuse(xml: string): Promise<ParsedDefinitions> {
   }
 }
 
+/** The longest id a task or sequence flow may have: kept with each, as the export gives it back. */
+const MAX_ELEMENT_ID_LENGTH = 255;
+
+/** A task's or flow's id is stored with the task or edge; one of 400,000 characters would not fit an item. */
+function refuseLongIds(index: DiagramIndex): void {
+  const elements = [...index.tasks.values(), ...index.taskFlows.values()].map(
+    (entry) => ('element' in entry ? entry.element : entry.flow) as ModdleElement,
+  );
+  const long = elements.find((element) => (element.id ?? '').length > MAX_ELEMENT_ID_LENGTH);
+  if (long?.id) {
+    throw bpmnRefusal(
+      'bpmn_id',
+      `has a ${long.$type} whose id is ${long.id.length} characters (${JSON.stringify(long.id.slice(0, 40))}…); ` +
+        `the ids of tasks and sequence flows may have at most ${MAX_ELEMENT_ID_LENGTH}`,
+    );
+  }
+}
+
 async function importDiagram(xml: string): Promise<ImportedDiagram> {
   refuseDeclarations(xml);
   refuseDeepNesting(xml);
@@ -157,6 +175,7 @@ async function importDiagram(xml: string): Promise<ImportedDiagram> {
   }
   refuseMalformedGeometry(xml);
   refuseUnreadableGeometry(index);
+  refuseLongIds(index);
   await refuseUnexportable(definitions);
   const report: ReportedElement[] = [];
   const tasks = importTasks(index, report);

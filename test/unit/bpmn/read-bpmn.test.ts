@@ -132,6 +132,23 @@ ${bpmnFile('<bpmn:process id="P"><bpmn:task id="T" name="&xxe;"/></bpmn:process>
     );
   });
 
+  it('a task or flow id too long to keep with it, naming the element', async () => {
+    const long = `T${'x'.repeat(300)}`;
+    for (const content of [
+      `<bpmn:process id="P"><bpmn:task id="${long}"/></bpmn:process>`,
+      `<bpmn:process id="P"><bpmn:task id="A"/><bpmn:task id="B"/><bpmn:sequenceFlow id="${long}" sourceRef="A" targetRef="B"/></bpmn:process>`,
+    ]) {
+      const { rule, message } = await refusal(bpmnFile(content));
+      expect(rule).toBe('bpmn_id');
+      expect(message).toMatch(/at most 255/);
+    }
+    // 255 is kept.
+    const kept = await readBpmn(
+      bpmnFile(`<bpmn:process id="P"><bpmn:task id="T${'x'.repeat(254)}"/></bpmn:process>`),
+    );
+    expect(kept.tasks).toHaveLength(1);
+  });
+
   it('definitions without a process', async () => {
     const onlyPools = bpmnFile(
       '<bpmn:collaboration id="C"><bpmn:participant id="Pool" name="Black box"/></bpmn:collaboration>',
