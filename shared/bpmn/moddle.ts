@@ -4,7 +4,11 @@
  */
 import { BpmnModdle, type ParseWarning } from 'bpmn-moddle';
 import type { Definitions, ModdleElement } from './moddle-elements.ts';
-import { writeSupplementaryReferences } from './xml-markup.ts';
+import {
+  escapeLiteralWhitespace,
+  normalizeAttributeWhitespace,
+  writeSupplementaryReferences,
+} from './xml-markup.ts';
 
 const moddle = new BpmnModdle();
 
@@ -15,7 +19,8 @@ export interface ParsedDefinitions {
 
 /** Rejects with the parser's own message when the text is not well-formed XML or not BPMN 2.0 definitions. */
 export async function parseDefinitions(xml: string): Promise<ParsedDefinitions> {
-  const { rootElement, warnings } = await moddle.fromXML(writeSupplementaryReferences(xml));
+  const readable = normalizeAttributeWhitespace(writeSupplementaryReferences(xml));
+  const { rootElement, warnings } = await moddle.fromXML(readable);
   return { definitions: rootElement as Definitions, warnings };
 }
 
@@ -37,5 +42,5 @@ const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|\p{Surroga
  */
 export async function serializeDefinitions(definitions: Definitions, format: boolean): Promise<string> {
   const { xml } = await moddle.toXML(definitions, { format });
-  return xml.replace(NOT_XML, '\uFFFD');
+  return escapeLiteralWhitespace(xml.replace(NOT_XML, '\uFFFD'));
 }

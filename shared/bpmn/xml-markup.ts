@@ -107,15 +107,49 @@ const CHARACTER_REFERENCE = /&#(?:x([0-9a-fA-F]+)|([0-9]+));/g;
  */
 export function writeSupplementaryReferences(xml: string): string {
   if (!/&#(?:x0*[1-9a-fA-F][0-9a-fA-F]{4}|0*[1-9][0-9]{4,6});/.test(xml)) return xml;
+  return rewriteMarkup(xml, (kind, region) =>
+    kind === 'declaration'
+      ? region
+      : region.replace(CHARACTER_REFERENCE, (reference, hex?: string, decimal?: string) => {
+          const codePoint = hex !== undefined ? Number.parseInt(hex, 16) : Number(decimal);
+          return codePoint > 0xffff && codePoint <= 0x10ffff ? String.fromCodePoint(codePoint) : reference;
+        }),
+  );
+}
+
+/**
+ * The text with the literal white space inside its tags made spaces, as XML 1.0 §3.3.3 reads attribute
+ * values (a line break or tab written in a value is a space; written as `&#10;` or `&#9;` it is kept).
+ * The parser keeps them as written, so a name on two lines in a file would be a name with a line break
+ * here and a name with a space in every other BPMN tool. Between attributes a space is as good as any.
+ */
+export function normalizeAttributeWhitespace(xml: string): string {
+  if (!/[\t\r\n]/.test(xml)) return xml;
+  return rewriteMarkup(xml, (kind, region) =>
+    kind === 'start' || kind === 'empty' ? region.replace(/\r\n|[\t\n\r]/g, ' ') : region,
+  );
+}
+
+/**
+ * What the writer leaves literal and a reader would change, written as references: a tab or carriage
+ * return in a tag (attribute values; a reader makes them spaces) and a carriage return in text (a reader
+ * makes it a line feed). bpmn-moddle escapes only line feeds in attributes.
+ */
+export function escapeLiteralWhitespace(xml: string): string {
+  if (!/[\t\r]/.test(xml)) return xml;
+  return rewriteMarkup(xml, (kind, region) => {
+    if (kind === 'start' || kind === 'empty') return region.replace(/\t/g, '&#9;').replace(/\r/g, '&#13;');
+    return kind === 'text' ? region.replace(/\r/g, '&#13;') : region;
+  });
+}
+
+/** The text with each tag and text between tags as `rewrite` gives it back (comments, CDATA and the like kept). */
+function rewriteMarkup(xml: string, rewrite: (kind: MarkupKind, region: string) => string): string {
   const pieces: string[] = [];
   let copied = 0;
   scanMarkup(xml, (kind, from, to) => {
-    if (kind === 'declaration') return;
     const region = xml.slice(from, to);
-    const written = region.replace(CHARACTER_REFERENCE, (reference, hex?: string, decimal?: string) => {
-      const codePoint = hex !== undefined ? Number.parseInt(hex, 16) : Number(decimal);
-      return codePoint > 0xffff && codePoint <= 0x10ffff ? String.fromCodePoint(codePoint) : reference;
-    });
+    const written = rewrite(kind, region);
     if (written === region) return;
     pieces.push(xml.slice(copied, from), written);
     copied = to;

@@ -101,3 +101,24 @@ describe('MIWG reference models', () => {
     });
   });
 });
+
+describe('white space in names', () => {
+  const file = (name: string) =>
+    `<?xml version="1.0" encoding="UTF-8"?>
+<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" id="D" targetNamespace="urn:t">
+  <bpmn:process id="P"><bpmn:task id="T" name="${name}"/></bpmn:process>
+</bpmn:definitions>`;
+
+  it('written as references survives export and import; written literally in a file reads as XML reads it', async () => {
+    // As references, tabs and line breaks are the name's own.
+    const named = await readBpmn(file('Col1&#9;Col2 Line1&#13;&#10;Line2'));
+    expect(named.tasks.map((task) => task.name)).toEqual(['Col1\tCol2 Line1\r\nLine2']);
+    const state = asRepository(named);
+    const output = await writeBpmn(null, PROCESS, state.tasks, state.edges);
+    expect(output).toContain('name="Col1&#9;Col2 Line1&#13;&#10;Line2"');
+    expect((await readBpmn(output)).tasks.map((task) => task.name)).toEqual(['Col1\tCol2 Line1\r\nLine2']);
+    // Written literally in a value, each is a space (XML 1.0 §3.3.3), as every other reader has it.
+    const literal = await readBpmn(file('Col1\tCol2 Line1\r\nLine2'));
+    expect(literal.tasks.map((task) => task.name)).toEqual(['Col1 Col2 Line1 Line2']);
+  });
+});
