@@ -44,6 +44,22 @@ function encodingOf(bytes: Uint8Array, contentType: string | undefined): { label
 }
 
 /**
+ * What windows-1252 (the Encoding Standard's reading of ISO-8859-1 and Latin-1 too) has at bytes 0x80–0x9F:
+ * the euro sign, curly quotes, dashes and the like. Node 20's TextDecoder gives the C1 control characters
+ * of the same numbers instead (nodejs/node#56542); a decoder that gets them right leaves none of these
+ * but the five bytes the encoding leaves undefined, which stand for themselves.
+ */
+const WINDOWS_1252_HIGH = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d,
+  0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a,
+  0x153, 0x9d, 0x17e, 0x178,
+];
+const withWindows1252Punctuation = (text: string) =>
+  text.replace(/[\u0080-\u009f]/g, (c) =>
+    String.fromCodePoint(WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80] ?? 0xfffd),
+  );
+
+/**
  * Refuses an encoding TextDecoder does not know, naming it: a Content-Type's charset with a 415, as a
  * charset other than UTF-8 on a JSON body; an XML declaration's with a 400 (rule xml_encoding). Bytes
  * that are not valid in the encoding are a MALFORMED_XML, as a body that is not UTF-8 was.
@@ -69,7 +85,8 @@ export function xmlText(bytes: Uint8Array, contentType: string | undefined): str
     ]);
   }
   try {
-    return decoder.decode(bytes);
+    const text = decoder.decode(bytes);
+    return decoder.encoding === 'windows-1252' ? withWindows1252Punctuation(text) : text;
   } catch {
     const name = decoder.encoding === 'utf-8' ? 'UTF-8' : decoder.encoding;
     throw new UnreadableError(

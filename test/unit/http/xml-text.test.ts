@@ -39,6 +39,15 @@ describe('xmlText reads', () => {
     expect(xmlText(bytes(declared('US-ASCII'), '<a/>'), undefined)).toBe(`${declared('US-ASCII')}<a/>`);
   });
 
+  it("windows-1252's punctuation at 0x80–0x9F, for ISO-8859-1 too (as browsers read both)", () => {
+    for (const encoding of ['windows-1252', 'ISO-8859-1']) {
+      const head = declared(encoding);
+      expect(
+        xmlText(bytes(head, '<a n="', [0x93, 0x51, 0x94, 0x20, 0x80, 0x35, 0x96, 0x81], '"/>'), undefined),
+      ).toBe(`${head}<a n="\u201cQ\u201d \u20ac5\u2013\u0081"/>`);
+    }
+  });
+
   it('UTF-8 without a declaration, or declaring it, or UTF-16 in bytes that read as ASCII', () => {
     for (const head of ['', '<?xml version="1.0"?>', declared('utf-8'), declared('UTF-16')]) {
       expect(xmlText(bytes(head, '<a n="', E_ACUTE_UTF8, '"/>'), 'text/xml')).toBe(`${head}<a n="é"/>`);
