@@ -34,9 +34,12 @@ export const countParam = (min: 0 | 1, max: number = Number.MAX_SAFE_INTEGER) =>
     z.transform(Number),
   );
 
-/** C0 control characters and DEL, but tab, line feed and carriage return (a diagram's labels break lines). */
+/**
+ * C0 control characters, DEL and the C1 controls, but tab, line feed and carriage return (a diagram's
+ * labels break lines).
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job.
-const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 const CONTROL_CHARACTERS = new RegExp(CONTROL_CHARACTER.source, 'g');
 
 /**
