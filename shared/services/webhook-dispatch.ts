@@ -51,11 +51,23 @@ export async function dispatchChanges(changes: StoredChange[], nowMs = Date.now(
   const endpoints = await allWebhooks();
   const due: StoredDelivery[] = [];
   for (const { change, type } of typed) {
-    let payload: string | undefined;
+    // One message per change, whichever endpoints take it; the parent is named only where it is in scope
+    // (an environment admin's endpoint for a folder is not told the environment, as the feed tells none).
+    let whole: string | undefined;
+    let parentless: string | undefined;
+    const messageFor = (parentInScope: boolean): string => {
+      if (parentInScope) {
+        whole ??= messageOf(changeView(change), type);
+        return whole;
+      }
+      parentless ??= messageOf({ ...changeView(change), parentId: null }, type);
+      return parentless;
+    };
     for (const webhook of endpoints) {
       if (!takes(webhook, change, type)) continue;
-      // One message per change, whichever endpoints take it.
-      payload ??= messageOf(changeView(change), type);
+      const payload = messageFor(
+        webhook.scopeNodeId === null || change.ancestorIds.includes(webhook.scopeNodeId),
+      );
       due.push({
         webhookId: webhook.webhookId,
         deliveryId: deliveryIdOf(change),

@@ -170,8 +170,38 @@ describe('webhooks', () => {
       expect(narrow.received.map((r) => [r.message.type, r.message.data.nodeId])).toEqual([
         ['node.deleted', inside.nodeId],
       ]);
+      expect(narrow.received[0]?.message.data.parentId).toBe(scoped.nodeId);
     } finally {
       await narrow.close();
+    }
+  });
+
+  it('names a parent outside the endpoint scope as null, as the feed does for who may not read it', async () => {
+    const scoped = await createNode(api, admin, folder(env, 'Scope root'));
+    const watcher = await startReceiver('/scope-root');
+    try {
+      const made = await register(admin, {
+        url: watcher.url,
+        scopeNodeId: scoped.nodeId,
+        events: ['node.updated'],
+      });
+      expect(made.status, made.text).toBe(201);
+      const renamed = await api.call('PUT', `/api/v1/items/${scoped.nodeId}`, {
+        token: admin,
+        body: {
+          ...folder(env, 'Scope root, renamed'),
+          nodeId: scoped.nodeId,
+          nodeVersionId: scoped.nodeVersionId,
+        },
+      });
+      expect(renamed.status, renamed.text).toBe(200);
+      await ctx.stack.backgroundIdle();
+      await watcher.until((got) => got.length > 0);
+      expect(watcher.received.map((r) => [r.message.data.nodeId, r.message.data.parentId])).toEqual([
+        [scoped.nodeId, null],
+      ]);
+    } finally {
+      await watcher.close();
     }
   });
 
