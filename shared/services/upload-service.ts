@@ -36,8 +36,9 @@ export async function receiveChunk(
   const uploadKey = uploadKeyOf(query.resumableIdentifier);
   const upload = await openUpload(principalId, uploadKey, query, plan, await stored);
   if (upload.chunks.has(plan.chunkNumber)) {
-    // Sent twice: stored once. The spec's form names no size, so there another body is another file.
-    if (plan.fileBytes === null) refuseAnotherFile(upload, body);
+    // Sent twice: stored once. An upload of one chunk holds the file it was, so another body there is
+    // another file (resumable.js names a file by its size and name: a corrected one of the same size).
+    if (plan.totalChunks === 1) refuseAnotherFile(upload, body);
     return;
   }
   if (upload.state !== 'receiving') throw uploadClosed(upload);

@@ -164,6 +164,23 @@ describe('the spec single-chunk upload and a FILE document', () => {
     });
   });
 
+  it('refuses another file of the same size under the identifier of a one-chunk resumable.js upload', async () => {
+    const send = (body: string) =>
+      api.call(
+        'POST',
+        `/upload/?${new URLSearchParams({ resumableIdentifier: '23-invoice', resumableFilename: 'invoice.txt', resumableChunkNumber: '1', resumableChunkSize: '1048576', resumableTotalSize: '23', resumableCurrentChunkSize: '23', resumableTotalChunks: '1' })}`,
+        { token, rawBody: Buffer.from(body), headers: { 'content-type': 'application/octet-stream' } },
+      );
+    expect((await send('invoice total: 100 EUR\n')).status).toBe(200);
+    expect((await send('invoice total: 100 EUR\n')).status).toBe(200);
+    const other = await send('invoice total: 900 EUR\n');
+    expect(other.status).toBe(400);
+    expect(other.body.code).toBe('UPLOAD_MISMATCH');
+    expect((await uploadState('23-invoice')).body.sha256).toBe(
+      sha256(Buffer.from('invoice total: 100 EUR\n')),
+    );
+  });
+
   it("records a raw body's Content-Type as the file's declared type, unless it says nothing of the file", async () => {
     const cases: [string, string, string | null][] = [
       ['raw-type-pdf', 'application/pdf', 'application/pdf'],
