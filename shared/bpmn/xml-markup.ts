@@ -106,7 +106,7 @@ const CHARACTER_REFERENCE = /&#(?:x([0-9a-fA-F]+)|([0-9]+));/g;
  * (U+F600), and would change a valid file silently. Written out, the character reads as it should.
  */
 export function writeSupplementaryReferences(xml: string): string {
-  if (!/&#(?:x0*[1-9a-fA-F][0-9a-fA-F]{4}|0*[1-9][0-9]{4,6});/.test(xml)) return xml;
+  if (!/&#(?:x0*[1-9a-fA-F][0-9a-fA-F]{4,5}|0*[1-9][0-9]{4,6});/.test(xml)) return xml;
   return rewriteMarkup(xml, (kind, region) =>
     kind === 'declaration'
       ? region

@@ -191,6 +191,11 @@ describe('readBpmn takes', () => {
       </bpmn:process>`),
     );
     expect(imported.tasks.map((task) => task.name)).toEqual(['Smile 😀 😀 😀']);
+    // Six hexadecimal digits, the last plane's, on their own in a file.
+    const lastPlane = await readBpmn(
+      bpmnFile(`<bpmn:process id="P"><bpmn:task id="T" name="pua &#x100000;"/></bpmn:process>`),
+    );
+    expect(lastPlane.tasks.map((task) => task.name)).toEqual(['pua \u{100000}']);
   });
 
   it('bounds and waypoints written as XML Schema writes a double, whitespace and references around it', async () => {
