@@ -60,7 +60,8 @@ const noControlCharacters = z.refine<string>((s) => !CONTROL_CHARACTER.test(s), 
 export const objectNameSchema = (maxLength: number) =>
   z.string().check(
     z.maxLength(maxLength),
-    z.refine((s) => s.trim().length > 0, {
+    // Blank: nothing but white space and invisible marks (a zero-width space shows as nothing too).
+    z.refine((s) => /[^\s\p{Cf}]/u.test(s), {
       message: 'must not be empty or blank',
       params: { rule: 'not_blank' },
     }),

@@ -285,6 +285,8 @@ describe('JSON bodies', () => {
     const rawBody = Buffer.from(JSON.stringify(folder(environmentId, 'Café')));
     const refusedHeaders: Record<string, string>[] = [
       { 'content-type': 'application/json; charset=iso-8859-1' },
+      // A type that cannot be read names its charset twice: not taken for UTF-8.
+      { 'content-type': 'application/json; charset=iso-8859-1; charset=iso-8859-1' },
       { 'content-type': 'application/json; charset="UTF-16"' },
       { 'content-type': 'application/json', 'content-encoding': 'gzip' },
       { 'content-type': 'application/json', 'content-encoding': 'identity, br' },
@@ -371,6 +373,13 @@ describe('JSON bodies', () => {
         'POST',
         '/api/v1/admin/users',
         { username: 'ctl-user', password: 'a-long-password-1', name: '   ' },
+        '$.name',
+        'not_blank',
+      ],
+      [
+        'POST',
+        '/api/v1/admin/users',
+        { username: 'ctl-user', password: 'a-long-password-1', name: '\u200b\u00a0' },
         '$.name',
         'not_blank',
       ],

@@ -35,7 +35,9 @@ function refuseContentCoding(contentEncoding: string | undefined): void {
  * in the charset it is sent with, xml-text.ts.)
  */
 function refuseOtherCharset(contentType: string): void {
-  const charset = parseMediaType(contentType)?.parameters.get('charset');
+  const parsed = parseMediaType(contentType);
+  // A type that cannot be read (a parameter twice, an open quote) may name any charset: not taken on trust.
+  const charset = parsed ? parsed.parameters.get('charset') : /charset/i.test(contentType) ? '' : undefined;
   if (charset === undefined || UTF8_CHARSETS.has(charset.toLowerCase())) return;
   throw new UnsupportedMediaTypeError(
     `The body must be UTF-8 (got Content-Type "${contentType}"): send it as UTF-8, with charset=utf-8 or none`,
