@@ -66,7 +66,9 @@ async function checkedUrl(url: string): Promise<string> {
   }
   const refusal = targetRefusal(parsed.url, addresses, rules);
   if (refusal) throw invalidField('$.url', 'webhook_target', refusal);
-  return parsed.url.href;
+  // Kept as sent, as a document's link is, not as the parser cleans it (dot segments resolved, numeric
+  // hosts as dotted quads): each attempt parses it again, to the address checked here.
+  return url;
 }
 
 function checkedNodeTypes(nodeTypes: readonly string[] | null | undefined): string[] | null {

@@ -71,6 +71,12 @@ describe('webhooks', () => {
     const read = await api.call('GET', `/api/v1/webhooks/${webhookId}`, { token: admin });
     expect(read.status).toBe(200);
     expect(read.body.secret).toBeUndefined();
+    // Kept as sent, not as a URL parser would clean it.
+    const unclean = `${receiver.url.replace(/\/$/, '')}/tenant/../in`;
+    const kept = await register(admin, { url: unclean, enabled: false });
+    expect(kept.status, kept.text).toBe(201);
+    expect(kept.body.url).toBe(unclean);
+    await api.call('DELETE', `/api/v1/webhooks/${kept.body.webhookId}`, { token: admin });
   });
 
   it('delivers each change signed per Standard Webhooks, with the change as the feed has it', async () => {
