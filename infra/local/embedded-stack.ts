@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import {
   BACKGROUND_JOBS,
   CHANGE_ITEM_FILTER,
@@ -127,15 +128,25 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       return (await loaded).handler(event);
     };
   };
+  // The functions' configuration names the queue, and the queue's poller calls a function: messages kept
+  // from an earlier run, polled at once, wait for the configuration (`run`, below) before they are handled.
+  let configured: () => void = () => undefined;
+  const ready = new Promise<void>((resolved) => {
+    configured = resolved;
+  });
+  const deliverer = background<SQSEvent, SQSBatchResponse | undefined>(WEBHOOK_DELIVERER.handler);
   const queues = await startLocalSqs({
     dataDir,
     queues: {
       [QUEUES.webhookDeliveries.name]: {
-        consumer: background(WEBHOOK_DELIVERER.handler),
+        consumer: async (event) => {
+          await ready;
+          return run(() => deliverer(event));
+        },
         visibilityTimeoutSeconds: options.queueVisibilitySeconds ?? 30,
       },
     },
-    run: (fn) => run(fn),
+    run: (fn) => fn(),
   });
   const signingKeyFile = join(dataDir, 'token-signing-key.pem');
   ensureSigningKeyFile(signingKeyFile);
@@ -165,6 +176,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     WEBHOOK_RETRY_SECONDS: options.webhookRetrySeconds?.join(','),
   });
   const run = <T>(fn: () => T): T => withConfig(config, fn);
+  configured();
   // The table's stream feeds the change recorder, and the webhook dispatcher with the feed's new items, as
   // the event source mappings do in the cloud.
   const recorder = background<{ Records: StreamRecord[] }, void>(CHANGE_RECORDER.handler);
