@@ -7,6 +7,7 @@ import { named, objectNameSchema, readableTextSchema, uuidSchema } from '#shared
 import { bodyError } from './errors.ts';
 import { serviceSetFields } from './node.ts';
 import { childListShape, kindViewShape } from './node-elements.ts';
+import { linkSchema, URL_MAX_LENGTH } from './node-kinds/document.ts';
 import type { NodeKind } from './node-kinds/kind.ts';
 import { KINDS, NODE_TYPE_NAMES, type NodeTypeDefinition } from './node-types.ts';
 import { relationSummarySchema } from './relations.ts';
@@ -78,6 +79,45 @@ export const createNodePayloadSchema = named(
 );
 
 /**
+ * Text whose rules are newer than some stored values (control characters, a link's spaces): an update
+ * takes such a field unchanged as stored, and holds it to the rules only when it changes
+ * (changedTextSchema, checked against the stored object by the service), so an object stored before
+ * can still be sent back as retrieved.
+ */
+const textAsStored = (maxLength: number) => z.optional(z.nullable(z.string().check(z.maxLength(maxLength))));
+const textKeptIfUnchanged = {
+  referenceNumber: textAsStored(LIMITS.referenceNumberLength),
+  richTextDescription: textAsStored(LIMITS.richTextDescriptionLength),
+  url: textAsStored(URL_MAX_LENGTH),
+};
+/** The rules those fields are held to when an update changes them. */
+const changedTextSchema = z.object({
+  referenceNumber: writableFields.referenceNumber,
+  richTextDescription: writableFields.richTextDescription,
+  url: z.optional(z.nullable(linkSchema)),
+});
+type ChangedTextField = keyof typeof textKeptIfUnchanged;
+
+/** The rules the text fields an update changes break; those sent as `stored` has them pass. */
+export function changedTextErrors(payload: Payload, stored: Record<ChangedTextField, unknown>) {
+  const changed = Object.fromEntries(
+    (Object.keys(stored) as ChangedTextField[]).flatMap((field) => {
+      const sent = (payload as Record<string, unknown>)[field];
+      return sent === undefined || sent === null || sent === stored[field] ? [] : [[field, sent]];
+    }),
+  );
+  const result = changedTextSchema.safeParse(changed);
+  if (result.success) return [];
+  return result.error.issues.map((issue) =>
+    bodyError(
+      `$.${issue.path.join('.')}`,
+      issue.code === 'custom' ? String(issue.params?.rule ?? 'custom') : issue.code,
+      issue.message,
+    ),
+  );
+}
+
+/**
  * An update carries the structure of the object (spec §2.2): fields left out keep their values, null
  * clears an optional one. Read-only fields of a retrieved node (plain, detailed or per-type) are accepted
  * and ignored, so "retrieve, modify, submit" works with the body as retrieved; the §2.1 ones must still
@@ -90,6 +130,7 @@ export const updateNodePayloadSchema = named(
     nodeVersionId: uuidSchema,
     parent: z.optional(z.nullable(parentSchema)),
     ...writableFields,
+    ...textKeptIfUnchanged,
     version: z.optional(serviceSetFields.version),
     creationDate: z.optional(serviceSetFields.creationDate),
     modificationDate: z.optional(serviceSetFields.modificationDate),

@@ -37,6 +37,7 @@ import {
 import { systemRootIdsOf } from '#shared/domain/node-kinds/containers.ts';
 import {
   type CreateNodePayload,
+  changedTextErrors,
   payloadErrors,
   type SettableFields,
   settableFields,
@@ -356,6 +357,12 @@ export async function updateNode(
       bodyError('$.nodeType', 'immutable', `cannot change; this object is a ${current.nodeType}`),
     ]);
   }
+  const textErrors = changedTextErrors(payload, {
+    referenceNumber: current.referenceNumber,
+    richTextDescription: current.richTextDescription,
+    url: current.fields.url,
+  });
+  if (textErrors.length > 0) throw new ValidationError(textErrors);
   const settable = checkedFields(payload, definition, current);
   const sentParent = payload.parent?.nodeId;
   if (sentParent !== undefined && !(await namesCurrentParent(sentParent, current, definition))) {

@@ -3,18 +3,20 @@
  * by its type's own retrieve path), change one field locally, submit it. The update is accepted, changes that field, and keeps every field
  * the retrieved body left out.
  */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { CREATABLE_NODE_TYPES } from '#shared/domain/node-types.ts';
 import { TYPED_RETRIEVES } from '#shared/domain/typed-retrieves.ts';
 import { createNode, createOfType } from './helpers/library.ts';
-import { type ApiClient, withAdminSession } from './helpers/test-stack.ts';
+import { type ApiClient, type TestStack, tableClient, withAdminSession } from './helpers/test-stack.ts';
 
 let api: ApiClient;
 let token: string;
 let environmentId: string;
+let ctx: TestStack;
 
 withAdminSession((session) => {
-  ({ api, token, environmentId } = session);
+  ({ api, token, environmentId, ctx } = session);
 });
 
 const kept = {
@@ -81,6 +83,55 @@ describe('retrieve, modify locally, submit (spec §4.5)', () => {
       });
     });
   }
+
+  it('takes text stored before its rules were tightened back unchanged, and holds a change to them', async () => {
+    const created = await createOfType(api, token, environmentId, 'DOCUMENT', 'Legacy');
+    // Written before today's rules: a link with a space, text with a vertical tab and a control character.
+    const legacy = {
+      url: 'https://intranet.example/a b',
+      richTextDescription: '<p>one\u000btwo</p>',
+      referenceNumber: 'R\u00011',
+    };
+    const { client: table, TableName } = tableClient(ctx.stack);
+    await table.send(
+      new UpdateCommand({
+        TableName,
+        Key: { PK: `NODE#${created.nodeId}`, SK: 'DRAFT' },
+        UpdateExpression: 'SET #url = :url, richTextDescription = :rich, referenceNumber = :ref',
+        ExpressionAttributeNames: { '#url': 'url' },
+        ExpressionAttributeValues: {
+          ':url': legacy.url,
+          ':rich': legacy.richTextDescription,
+          ':ref': legacy.referenceNumber,
+        },
+      }),
+    );
+    const path = `/api/v1/document/documents/${created.nodeId}`;
+    const retrieved = (await api.call('GET', path, { token })).body;
+    expect(retrieved).toMatchObject(legacy);
+    const renamed = await api.call('PUT', `/api/v1/items/${created.nodeId}`, {
+      token,
+      body: { ...retrieved, name: 'Legacy, renamed' },
+    });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect((await api.call('GET', path, { token })).body).toMatchObject({
+      ...legacy,
+      name: 'Legacy, renamed',
+    });
+    // Changed, each is held to the rules.
+    for (const [field, value, rule] of [
+      ['url', 'https://intranet.example/c d', 'url_characters'],
+      ['richTextDescription', '<p>\u0000</p>', 'control_characters'],
+      ['referenceNumber', 'R\u00022', 'control_characters'],
+    ]) {
+      const refused = await api.call('PUT', `/api/v1/items/${created.nodeId}`, {
+        token,
+        body: { ...retrieved, nodeVersionId: renamed.body.nodeVersionId, [field as string]: value },
+      });
+      expect(refused.status, refused.text).toBe(400);
+      expect(refused.body.errors).toEqual([expect.objectContaining({ path: `$.${field}`, rule })]);
+    }
+  });
 
   it('works for a task as add-nodes answered it (with its editId)', async () => {
     const process = await createOfType(api, token, environmentId, 'PROCESS', 'Procure to pay');

@@ -45,7 +45,7 @@ const documentType = z.nullable(z.enum(DOCUMENT_TYPES));
  * addresses included. The service never fetches it (only shows it), so there is nothing to guard against
  * but other schemes, such as `javascript:`.
  */
-const linkSchema = z.pipe(
+export const linkSchema = z.pipe(
   urlTextSchema(URL_MAX_LENGTH),
   z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }),
 );
