@@ -7,7 +7,6 @@
  * and commits once more (its own writes do not depend on that version).
  */
 import { batchesOf, stagedBy } from '#shared/data/diagram-batches.ts';
-import { readCounts, sumCounts } from '#shared/data/node-counts.ts';
 import { findNode } from '#shared/data/node-repository.ts';
 import {
   commitBatches,
@@ -18,12 +17,12 @@ import {
   type NodeWrite,
   NodeWriteConflict,
 } from '#shared/data/node-write-path.ts';
-import { DIAGRAM_LIMITS } from '#shared/domain/diagram-limits.ts';
 import { ConflictError, NotFoundError, ServiceUnavailableError } from '#shared/domain/errors.ts';
 import { type Node, newId, timestamp } from '#shared/domain/node.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { inPool } from './in-pool.ts';
 import { nextVersionOf } from './node-service.ts';
+import { refuseTooManyTasks } from './process-limits.ts';
 
 /** How long a change keeps trying when other changes to the process keep winning the race. */
 const RACE_BUDGET_MS = 15_000;
@@ -60,34 +59,16 @@ export async function commitToProcess(
   writes: NodeWrite[],
   options: ProcessChangeOptions = {},
 ): Promise<Node> {
-  await refuseTooManyTasks(process, writes);
+  await refuseTooManyTasks(
+    process.nodeId,
+    writes.filter((write) => write.kind === 'create' && write.node.nodeType === 'TASK').length,
+  );
   const bump: NodeWrite[] = [{ kind: 'requireLive', nodeId: process.nodeId, at: timestamp() }];
   const withBump = [...writes, ...bump, versionWrite(caller, process, options)];
   if (fitsOneCommit({ items: commitItemCount(withBump), bytes: commitBytes(withBump) })) {
     return raceForVersion(caller, process, options, (next) => writes.concat(next));
   }
   return commitAsBatch(caller, process, writes, options);
-}
-
-const TASK_TYPE: ReadonlySet<string> = new Set(['TASK']);
-
-/**
- * A change may not take a process past DIAGRAM_LIMITS.tasksPerProcess tasks. Judged on the counts as read:
- * changes racing each other can pass it by what they add together.
- */
-async function refuseTooManyTasks(process: Node, writes: NodeWrite[]): Promise<void> {
-  const adding = writes.filter((write) => write.kind === 'create' && write.node.nodeType === 'TASK').length;
-  if (adding === 0) return;
-  const counts = (await readCounts([process.nodeId])).get(process.nodeId) ?? {};
-  const has = sumCounts(counts, 'k', TASK_TYPE);
-  const limit = DIAGRAM_LIMITS.tasksPerProcess;
-  if (has + adding > limit) {
-    throw new ConflictError(
-      'TOO_MANY_TASKS',
-      `Process ${process.nodeId} has ${has} tasks; ${adding} more would take it past ${limit}, the most a process holds`,
-      { limit, tasks: has },
-    );
-  }
 }
 
 function versionWrite(

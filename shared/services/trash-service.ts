@@ -38,6 +38,7 @@ import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
 import { can } from '#shared/domain/permissions.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { CONTAINER_TYPES, DELETE_LEASE_MS, nextVersionOf } from './node-service.ts';
+import { refuseTooManyTasks } from './process-limits.ts';
 
 const notInTrash = (nodeId: string) =>
   new NotFoundError(
@@ -124,6 +125,20 @@ function parentsLive(writes: NodeWrite[], at: string): NodeWrite[] {
 }
 
 /**
+ * Tasks come back into their processes only as far as a process holds tasks, as when they are added: a
+ * process's counts are of its live tasks, so one restored with its own tasks has room for them all, while
+ * a task restored into a process that has gained tasks since may not take it past the limit.
+ */
+async function refuseTooManyTasksBack(restoring: Node[]): Promise<void> {
+  const tasksBack = new Map<string, number>();
+  for (const node of restoring) {
+    if (node.nodeType === 'TASK' && node.parentId)
+      tasksBack.set(node.parentId, (tasksBack.get(node.parentId) ?? 0) + 1);
+  }
+  await Promise.all([...tasksBack].map(([processId, adding]) => refuseTooManyTasks(processId, adding)));
+}
+
+/**
  * Brings a deleted subtree back as it was: each node live again under its parent, counted, in lists, its
  * published copy and its edges back. Commits go from the root down, so a restore cut short leaves live nodes
  * under live parents, and repeating it finishes the rest; the trash entry goes with the last commit.
@@ -146,6 +161,7 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
   const at = timestamp();
   const by = caller.principal.principalId;
   const subtree = (await trashedSubtree(root, { throughLive: true })).filter((node) => node.deleted);
+  await refuseTooManyTasksBack(subtree);
   // A restore is a write: like any other it starts the next draft (a published object's published copy
   // comes back as it was, and its working copy is in progress until the next publish).
   const restored = subtree.map((node): Node => ({ ...nextVersionOf(node, caller, at), deleted: false }));

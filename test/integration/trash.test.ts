@@ -5,7 +5,7 @@
  */
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { createNode, folder, urlDocument } from './helpers/library.ts';
+import { createNode, folder, processFolder, processIn, taskNodes, urlDocument } from './helpers/library.ts';
 import { createUser, grant, PASSWORD } from './helpers/personas.ts';
 import { type AdminSession, type ApiClient, bucketClient, withAdminSession } from './helpers/test-stack.ts';
 
@@ -230,6 +230,37 @@ describe('the trash', () => {
     const byStatus = async (status: string) =>
       (await api.call('GET', `/api/v1/list/${parent}?nodeStatus=${status}`, { token })).body.totalRecords;
     expect([await byStatus('PUBLISHED'), await byStatus('IN_PROGRESS')]).toEqual([0, 1]);
+  });
+
+  it('a task restored into a process that holds 1,500 tasks again is refused, and nothing comes back', async () => {
+    const processes = (await createNode(api, token, processFolder(environmentId, 'Full processes'))).nodeId;
+    const process = (await createNode(api, token, processIn(processes, 'Full'))).nodeId as string;
+    const addTasks = async (count: number, prefix: string) => {
+      const specs = Array.from({ length: count }, (_, i) => ({ editId: `${prefix}${i}` }));
+      const added = await api.call('POST', `/api/v1/process/nodes?process=${process}`, {
+        token,
+        body: taskNodes(specs),
+      });
+      expect(added.status, added.text.slice(0, 300)).toBe(200);
+      return added.body as { nodeId: string }[];
+    };
+    const [first] = await addTasks(1000, 'a');
+    await addTasks(500, 'b');
+    const deleted = (first as { nodeId: string }).nodeId;
+    expect((await remove(deleted)).status).toBe(200);
+    await addTasks(1, 'c');
+
+    const refused = await restore(deleted);
+    expect([refused.status, refused.body.code]).toEqual([409, 'TOO_MANY_TASKS']);
+    expect((await api.call('GET', `/api/v1/items/${deleted}`, { token })).status).toBe(404);
+    expect(await childrenTotal(process)).toBe(1500);
+    expect((await trash()).map((e) => e.nodeId)).toContain(deleted);
+
+    // A process restored with its own 1,500 tasks is not past the limit.
+    expect((await remove(process)).status).toBe(200);
+    const back = await restore(process);
+    expect(back.status, back.text.slice(0, 300)).toBe(200);
+    expect(await childrenTotal(process)).toBe(1500);
   });
 
   it('a restore racing a create under the same parent: both land, and the counts are exact', async () => {

@@ -1,6 +1,7 @@
 /** The trash: deleted subtrees listed, restored as they were, or purged for good. */
 import * as z from 'zod/mini';
 import { BPMN_TEMPLATE_PREFIX, FILE_PREFIX } from '#shared/data/storage-layout.ts';
+import { DIAGRAM_LIMITS } from '#shared/domain/diagram-limits.ts';
 import { baseElementSchema } from '#shared/domain/node.ts';
 import { trashPageSchema } from '#shared/domain/trash.ts';
 import { API_PREFIX, authenticated, defineOperation, NO_BUCKET, problem } from '../operation.ts';
@@ -29,7 +30,9 @@ export const restoreNode = defineOperation({
   description:
     'Environment admins. The subtree a delete took comes back as it was: every object live again under its ' +
     'parent (in lists and counts), with its published copy and its process edges, each at its next version. ' +
-    'The parent must be live (409 PARENT_DELETED: restore it first). A restore cut short is finished by ' +
+    'The parent must be live (409 PARENT_DELETED: restore it first). Tasks restored into a process may not ' +
+    `take it past ${DIAGRAM_LIMITS.tasksPerProcess} tasks (409 TOO_MANY_TASKS, nothing restored); a process ` +
+    'restored with its own tasks has room for them. A restore cut short is finished by ' +
     'repeating it; one that meets a delete of its parent or of what it brought back stops with a 409 ' +
     'PARENT_DELETED (what it brought back is deleted with it; restore the parent, then repeat). Once a ' +
     `purge of the subtree has begun it can no longer be restored (409 PURGE_UNDER_WAY). ${RETENTION}`,
@@ -39,7 +42,10 @@ export const restoreNode = defineOperation({
     200: { description: 'The restored objects, the root first', body: z.array(baseElementSchema) },
     403: problem('Needs the environment admin role'),
     404: problem('Not in the trash (never deleted, restored, purged or expired)'),
-    409: problem('PARENT_DELETED, PURGE_UNDER_WAY, or WRITE_CONFLICT (repeat the restore)'),
+    409: problem(
+      'PARENT_DELETED, PURGE_UNDER_WAY, TOO_MANY_TASKS (the process would hold more than ' +
+        `${DIAGRAM_LIMITS.tasksPerProcess} tasks), or WRITE_CONFLICT (repeat the restore)`,
+    ),
   },
 });
 

@@ -1,0 +1,27 @@
+/**
+ * What a process holds at most (DIAGRAM_LIMITS), checked before a change adds to it: tasks created (by the
+ * diagram's routes, /items or a BPMN import) or restored from the trash.
+ */
+import { readCounts, sumCounts } from '#shared/data/node-counts.ts';
+import { DIAGRAM_LIMITS } from '#shared/domain/diagram-limits.ts';
+import { ConflictError } from '#shared/domain/errors.ts';
+
+const TASK_TYPE: ReadonlySet<string> = new Set(['TASK']);
+
+/**
+ * Adding `adding` tasks may not take process `processId` past DIAGRAM_LIMITS.tasksPerProcess. Judged on the
+ * counts as read: changes racing each other can pass it by what they add together.
+ */
+export async function refuseTooManyTasks(processId: string, adding: number): Promise<void> {
+  if (adding === 0) return;
+  const counts = (await readCounts([processId])).get(processId) ?? {};
+  const has = sumCounts(counts, 'k', TASK_TYPE);
+  const limit = DIAGRAM_LIMITS.tasksPerProcess;
+  if (has + adding > limit) {
+    throw new ConflictError(
+      'TOO_MANY_TASKS',
+      `Process ${processId} has ${has} tasks; ${adding} more would take it past ${limit}, the most a process holds`,
+      { limit, tasks: has },
+    );
+  }
+}
