@@ -22,7 +22,7 @@ import { type Node, newId, timestamp } from '#shared/domain/node.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { inPool } from './in-pool.ts';
 import { nextVersionOf } from './node-service.ts';
-import { refuseTooManyTasks } from './process-limits.ts';
+import { refuseTooManyEdges, refuseTooManyTasks } from './process-limits.ts';
 
 /** How long a change keeps trying when other changes to the process keep winning the race. */
 const RACE_BUDGET_MS = 15_000;
@@ -59,10 +59,13 @@ export async function commitToProcess(
   writes: NodeWrite[],
   options: ProcessChangeOptions = {},
 ): Promise<Node> {
-  await refuseTooManyTasks(
-    process.nodeId,
-    writes.filter((write) => write.kind === 'create' && write.node.nodeType === 'TASK').length,
-  );
+  await Promise.all([
+    refuseTooManyTasks(
+      process.nodeId,
+      writes.filter((write) => write.kind === 'create' && write.node.nodeType === 'TASK').length,
+    ),
+    refuseTooManyEdges(process.nodeId, writes.filter((write) => write.kind === 'putEdge').length),
+  ]);
   const bump: NodeWrite[] = [{ kind: 'requireLive', nodeId: process.nodeId, at: timestamp() }];
   const withBump = [...writes, ...bump, versionWrite(caller, process, options)];
   if (fitsOneCommit({ items: commitItemCount(withBump), bytes: commitBytes(withBump) })) {

@@ -1,7 +1,8 @@
 /**
- * What a process holds at most (DIAGRAM_LIMITS), checked before a change adds to it: tasks created (by the
- * diagram's routes, /items or a BPMN import) or restored from the trash.
+ * What a process holds at most (DIAGRAM_LIMITS), checked before a change adds to it: tasks and edges
+ * created (by the diagram's routes, /items or a BPMN import) or restored from the trash.
  */
+import { findEdges } from '#shared/data/edge-repository.ts';
 import { readCounts, sumCounts } from '#shared/data/node-counts.ts';
 import { DIAGRAM_LIMITS } from '#shared/domain/diagram-limits.ts';
 import { ConflictError } from '#shared/domain/errors.ts';
@@ -22,6 +23,25 @@ export async function refuseTooManyTasks(processId: string, adding: number): Pro
       'TOO_MANY_TASKS',
       `Process ${processId} has ${has} tasks; ${adding} more would take it past ${limit}, the most a process holds`,
       { limit, tasks: has },
+    );
+  }
+}
+
+/**
+ * Adding `adding` edges may not take process `processId` past DIAGRAM_LIMITS.edgesPerProcess. Edges have no
+ * count kept: the process's edges are read as the diagram reads them (a consistent Query of its partition,
+ * about 1.3 MB at the limit), only when a change adds some. Judged on the edges as read, as tasks are on
+ * their counts: changes racing each other can pass it by what they add together.
+ */
+export async function refuseTooManyEdges(processId: string, adding: number): Promise<void> {
+  if (adding === 0) return;
+  const has = (await findEdges(processId)).length;
+  const limit = DIAGRAM_LIMITS.edgesPerProcess;
+  if (has + adding > limit) {
+    throw new ConflictError(
+      'TOO_MANY_EDGES',
+      `Process ${processId} has ${has} edges; ${adding} more would take it past ${limit}, the most a process holds`,
+      { limit, edges: has },
     );
   }
 }

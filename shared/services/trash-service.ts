@@ -38,7 +38,7 @@ import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
 import { can } from '#shared/domain/permissions.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { CONTAINER_TYPES, DELETE_LEASE_MS, nextVersionOf } from './node-service.ts';
-import { refuseTooManyTasks } from './process-limits.ts';
+import { refuseTooManyEdges, refuseTooManyTasks } from './process-limits.ts';
 
 const notInTrash = (nodeId: string) =>
   new NotFoundError(
@@ -124,18 +124,28 @@ function parentsLive(writes: NodeWrite[], at: string): NodeWrite[] {
   return [...parents].map((nodeId) => ({ kind: 'requireLive', nodeId, at }));
 }
 
+/** How many of `keys` there are of each. */
+function tally(keys: string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return counts;
+}
+
 /**
- * Tasks come back into their processes only as far as a process holds tasks, as when they are added: a
- * process's counts are of its live tasks, so one restored with its own tasks has room for them all, while
- * a task restored into a process that has gained tasks since may not take it past the limit.
+ * Tasks and edges come back into their processes only as far as a process holds them, as when they are
+ * added: a process's task counts and edges are its live ones, so one restored with its own tasks and edges
+ * has room for them all, while a task restored into a process that has gained tasks or edges since may not
+ * take it past a limit.
  */
-async function refuseTooManyTasksBack(restoring: Node[]): Promise<void> {
-  const tasksBack = new Map<string, number>();
-  for (const node of restoring) {
-    if (node.nodeType === 'TASK' && node.parentId)
-      tasksBack.set(node.parentId, (tasksBack.get(node.parentId) ?? 0) + 1);
-  }
-  await Promise.all([...tasksBack].map(([processId, adding]) => refuseTooManyTasks(processId, adding)));
+async function refusePastProcessLimits(restoring: Node[], edges: { processId: string }[]): Promise<void> {
+  const tasksBack = tally(
+    restoring.flatMap((node) => (node.nodeType === 'TASK' && node.parentId ? [node.parentId] : [])),
+  );
+  const edgesBack = tally(edges.map((edge) => edge.processId));
+  await Promise.all([
+    ...[...tasksBack].map(([processId, adding]) => refuseTooManyTasks(processId, adding)),
+    ...[...edgesBack].map(([processId, adding]) => refuseTooManyEdges(processId, adding)),
+  ]);
 }
 
 /**
@@ -161,7 +171,6 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
   const at = timestamp();
   const by = caller.principal.principalId;
   const subtree = (await trashedSubtree(root, { throughLive: true })).filter((node) => node.deleted);
-  await refuseTooManyTasksBack(subtree);
   // A restore is a write: like any other it starts the next draft (a published object's published copy
   // comes back as it was, and its working copy is in progress until the next publish).
   const restored = subtree.map((node): Node => ({ ...nextVersionOf(node, caller, at), deleted: false }));
@@ -185,6 +194,10 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
       }),
   );
   const uniqueEdges = [...new Map(edgeSteps.flat().map((s) => [s.writes[0]?.edge.edgeId, s])).values()];
+  await refusePastProcessLimits(
+    subtree,
+    uniqueEdges.flatMap((step) => step.writes),
+  );
   const plan = [
     ...steps,
     ...uniqueEdges,

@@ -500,6 +500,27 @@ describe('bad files', () => {
     });
   });
 
+  it('a file with more flows between tasks than a process holds edges is a 409, and writes nothing', async () => {
+    const flows = (count: number) =>
+      '<?xml version="1.0" encoding="UTF-8"?><bpmn:definitions ' +
+      'xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" id="D1" targetNamespace="http://x">' +
+      '<bpmn:process id="P"><bpmn:task id="A" name="A"/><bpmn:task id="B" name="B"/>' +
+      Array.from(
+        { length: count },
+        (_, i) => `<bpmn:sequenceFlow id="F${i}" sourceRef="A" targetRef="B"/>`,
+      ).join('') +
+      '</bpmn:process></bpmn:definitions>';
+    const processId = await newProcess('Too many flows');
+    const refused = await importInto(processId, flows(3_001));
+    expect([refused.status, refused.body.code]).toEqual([409, 'TOO_MANY_EDGES']);
+    expect(await diagram(processId)).toMatchObject({ tasks: [], edges: [] });
+    // The file was not kept either: the export is a fresh file.
+    expect((await drawnIn((await exportOf(processId)).text)).tasks).toEqual({});
+    const imported = await importInto(processId, flows(3_000));
+    expect(imported.status, imported.text.slice(0, 300)).toBe(200);
+    expect((await diagram(processId)).edges).toHaveLength(3_000);
+  });
+
   it('a process that has tasks already is a 409', async () => {
     const processId = await newProcess('Not empty');
     await api.call('POST', `/api/v1/process/nodes?process=${processId}`, { token, body: chain(1) });

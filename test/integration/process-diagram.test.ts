@@ -1,7 +1,8 @@
 /**
  * A process's diagram (spec §2.3, §4.3): tasks added with their edges, all or nothing; the diagram read back;
- * tasks as nodes through /items; edges added and removed; batches too large for one transaction never seen
- * half-done; two clients adding tasks at once lose nothing.
+ * tasks as nodes through /items; edges added and removed; the tasks and edges a process holds at most, and its
+ * answers at those limits; batches too large for one transaction never seen half-done; two clients adding
+ * tasks at once lose nothing.
  */
 import { paginateScan } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
@@ -434,6 +435,93 @@ describe('more tasks than one transaction holds', () => {
       body: { nodeVersionId: read.nodeVersionId },
     });
     expect(published.status, published.text.slice(0, 300)).toBe(200);
+  });
+
+  it('a process holds at most 3,000 edges, however they are added; one more changes nothing', async () => {
+    const process = await newProcess('Many edges');
+    const port = { x: 0, y: 0 };
+    /** A task with `count` edges from itself to itself (as in a diagram drawn over many calls). */
+    const selfLooped = (editId: string, count: number) =>
+      taskNodes([{ editId }]).map((task) => ({
+        ...task,
+        edges: Array.from({ length: count }, () => ({
+          sourceNodeId: editId,
+          sourcePortPoint: port,
+          targetNodeId: editId,
+          targetPortPoint: port,
+        })),
+      }));
+    expect((await addNodes(process.nodeId, selfLooped('a', 2000))).status).toBe(200);
+    const b = await addNodes(process.nodeId, selfLooped('b', 1000));
+    expect(b.status).toBe(200);
+    const full = await diagram(process.nodeId);
+    expect(full.edges).toHaveLength(3000);
+
+    const over = await addNodes(process.nodeId, selfLooped('c', 1));
+    expect([over.status, over.body.code]).toEqual([409, 'TOO_MANY_EDGES']);
+    const taskId = b.body[0].nodeId as string;
+    const edge = { sourceNodeId: taskId, sourcePortPoint: port, targetNodeId: taskId, targetPortPoint: port };
+    const edgesRoute = `/api/v1/process/processes/${process.nodeId}/edges`;
+    const overByRoute = await api.call('POST', edgesRoute, { token, body: [edge] });
+    expect([overByRoute.status, overByRoute.body.code]).toEqual([409, 'TOO_MANY_EDGES']);
+    const after = await diagram(process.nodeId);
+    expect([after.tasks.length, after.edges.length, after.nodeVersionId]).toEqual([
+      2,
+      3000,
+      full.nodeVersionId,
+    ]);
+
+    // Room again once an edge is removed: the limit is the process's, not a count of calls.
+    const removed = await api.call('DELETE', `${edgesRoute}/${full.edges[0].edgeId}`, { token });
+    expect(removed.status).toBe(204);
+    expect((await api.call('POST', edgesRoute, { token, body: [edge] })).status).toBe(200);
+    expect((await diagram(process.nodeId)).edges).toHaveLength(3000);
+  });
+
+  it('at 1,500 tasks and 3,000 edges, with the longest names, the diagram and its export fit in one answer', async () => {
+    // A name XML writes back six times over (`&quot;`), and JSON twice (`\"`, escaped again in the answer).
+    const longest = '"'.repeat(255);
+    const processes = await createOfType(api, token, environmentId, 'PROCESS_SET', 'Longest names');
+    const process = await createNode(api, token, {
+      '@type': 'Process',
+      nodeType: 'PROCESS',
+      name: longest,
+      parent: { nodeId: processes.nodeId },
+    });
+    const far = { x: -1_000_000, y: -1_000_000 };
+    /** `count` tasks at the ends of every range, each with `edgesEach` edges to the next (the last to the first). */
+    const tasks = (prefix: string, count: number, edgesEach: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        '@type': 'TaskNode',
+        nodeType: 'TASK',
+        name: longest,
+        sequenceNumber: 1_000_000,
+        topLeftX: -1_000_000,
+        topLeftY: -1_000_000,
+        width: 100_000,
+        height: 100_000,
+        editId: `${prefix}${i}`,
+        edges: Array.from({ length: edgesEach }, () => ({
+          sourceNodeId: `${prefix}${i}`,
+          sourcePortPoint: far,
+          targetNodeId: `${prefix}${(i + 1) % count}`,
+          targetPortPoint: far,
+        })),
+      }));
+    for (const prefix of ['x', 'y']) {
+      const added = await addNodes(process.nodeId, tasks(prefix, 750, 2));
+      expect(added.status, added.text.slice(0, 300)).toBe(200);
+    }
+    const answerBytes = (text: string) => Buffer.byteLength(JSON.stringify(text));
+    const read = await api.call('GET', `/api/v1/process/processes/${process.nodeId}`, { token });
+    expect(read.status).toBe(200);
+    expect([read.body.tasks.length, read.body.edges.length]).toEqual([1500, 3000]);
+    const exported = await api.call('GET', `/api/v1/process/processes/${process.nodeId}/bpmn`, { token });
+    expect(exported.status, exported.text.slice(0, 300)).toBe(200);
+    // Indented, and with room (about 1.2 MB) for the 2,000 edges a call racing another can add past the limit.
+    expect(exported.text).toMatch(/\n {2}/);
+    expect(answerBytes(exported.text)).toBeLessThan(5_000_000);
+    expect(answerBytes(read.text)).toBeLessThan(answerBytes(exported.text));
   });
 
   it('a batch that fails midway shows nothing, and leaves nothing behind', async () => {

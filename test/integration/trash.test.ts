@@ -1,7 +1,8 @@
 /**
  * The trash: a deleted subtree listed for those who may delete it, restored as it was (more than one
  * transaction of it, counts, lists, links, published copies and edges exact again), refused under a
- * deleted parent, raced by a create beside it, and purged for good with its files.
+ * deleted parent or past the tasks and edges a process holds, raced by a create beside it, and purged for
+ * good with its files.
  */
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
@@ -261,6 +262,40 @@ describe('the trash', () => {
     const back = await restore(process);
     expect(back.status, back.text.slice(0, 300)).toBe(200);
     expect(await childrenTotal(process)).toBe(1500);
+  });
+
+  it('a task whose edges would take its process past 3,000 edges again is not restored', async () => {
+    const processes = (await createNode(api, token, processFolder(environmentId, 'Edged processes'))).nodeId;
+    const process = (await createNode(api, token, processIn(processes, 'Edged'))).nodeId as string;
+    /** A task with `count` edges from itself to itself. */
+    const addLooped = async (editId: string, count: number) => {
+      const [task] = taskNodes([{ editId, edges: Array.from({ length: count }, () => ({ to: editId })) }]);
+      const added = await api.call('POST', `/api/v1/process/nodes?process=${process}`, {
+        token,
+        body: [task],
+      });
+      expect(added.status, added.text.slice(0, 300)).toBe(200);
+      return added.body[0].nodeId as string;
+    };
+    const edges = async () =>
+      (await api.call('GET', `/api/v1/process/processes/${process}`, { token })).body.edges.length as number;
+    const deleted = await addLooped('a', 10);
+    await addLooped('b', 2000);
+    expect((await remove(deleted)).status).toBe(200);
+    await addLooped('c', 1000);
+    expect(await edges()).toBe(3000);
+
+    const refused = await restore(deleted);
+    expect([refused.status, refused.body.code]).toEqual([409, 'TOO_MANY_EDGES']);
+    expect((await api.call('GET', `/api/v1/items/${deleted}`, { token })).status).toBe(404);
+    expect([await childrenTotal(process), await edges()]).toEqual([2, 3000]);
+    expect((await trash()).map((e) => e.nodeId)).toContain(deleted);
+
+    // A process restored with its own 3,000 edges is not past the limit.
+    expect((await remove(process)).status).toBe(200);
+    const back = await restore(process);
+    expect(back.status, back.text.slice(0, 300)).toBe(200);
+    expect(await edges()).toBe(3000);
   });
 
   it('a restore racing a create under the same parent: both land, and the counts are exact', async () => {

@@ -18,9 +18,8 @@ const NOT_EDITABLE = problem('Needs the editor role on the process');
 const NO_PROCESS = problem('No such process (or not visible to the caller)');
 const PROCESS_PATH = `${API_PREFIX}/process/processes/{processId}`;
 
-const TOO_MANY_TASKS = problem(
-  `TOO_MANY_TASKS: the process would hold more than ${DIAGRAM_LIMITS.tasksPerProcess} tasks`,
-);
+const TOO_MANY_TASKS = `TOO_MANY_TASKS: the process would hold more than ${DIAGRAM_LIMITS.tasksPerProcess} tasks`;
+const TOO_MANY_EDGES = `TOO_MANY_EDGES: the process would hold more than ${DIAGRAM_LIMITS.edgesPerProcess} edges`;
 
 export const addProcessNodes = defineOperation({
   name: 'addProcessNodes',
@@ -35,7 +34,8 @@ export const addProcessNodes = defineOperation({
     `${DIAGRAM_LIMITS.edgesPerCall} edges, at most ${DIAGRAM_LIMITS.addNodesBodyBytes / 1024} KiB). Each edge names ` +
     'its ends by the editId of a task in the same request, or by the nodeId of a task already in the process. ' +
     'All of it is created, or none of it; the process moves to its next version. The answer holds the new tasks ' +
-    'in request order, each with its editId.',
+    `in request order, each with its editId. A process holds at most ${DIAGRAM_LIMITS.tasksPerProcess} tasks and ` +
+    `${DIAGRAM_LIMITS.edgesPerProcess} edges.`,
   tag: 'Process',
   request: {
     query: z.strictObject({ process: uuidSchema, draft: flagParam(true) }),
@@ -47,7 +47,7 @@ export const addProcessNodes = defineOperation({
     400: problem('Invalid tasks or edges (each bad field named), or `process` is not a PROCESS'),
     403: NOT_EDITABLE,
     404: NO_PROCESS,
-    409: TOO_MANY_TASKS,
+    409: problem(`${TOO_MANY_TASKS}, or ${TOO_MANY_EDGES} (nothing is created)`),
   },
 });
 
@@ -60,7 +60,7 @@ export const addProcessEdges = defineOperation({
   summary: 'Add edges between tasks of a process',
   description:
     `At most ${DIAGRAM_LIMITS.edgesPerEdgeCall} edges per call, each between two tasks of the process (by nodeId). ` +
-    'The process moves to its next version.',
+    `The process moves to its next version. A process holds at most ${DIAGRAM_LIMITS.edgesPerProcess} edges.`,
   tag: 'Process',
   request: { path: processPathSchema, body: newEdgesPayloadSchema },
   responses: {
@@ -68,6 +68,7 @@ export const addProcessEdges = defineOperation({
     400: problem('An end that is not a task of this process, or a bad port point (each named)'),
     403: NOT_EDITABLE,
     404: NO_PROCESS,
+    409: problem(`${TOO_MANY_EDGES} (none is added)`),
   },
 });
 
@@ -127,7 +128,8 @@ export const importBpmn = defineOperation({
     `${BPMN_LIMITS.nestingDepth} deep, an export of it at most ${BPMN_LIMITS.importedExportBytes / 1024 / 1024} MiB). ` +
     'Its tasks become the ' +
     "process's tasks and the sequence flows between them its edges, with their geometry; every other element is " +
-    'kept with the process (exported again) and listed in `report`. The process must have no tasks yet.',
+    'kept with the process (exported again) and listed in `report`. The process must have no tasks yet, and ' +
+    `takes at most ${DIAGRAM_LIMITS.tasksPerProcess} tasks and ${DIAGRAM_LIMITS.edgesPerProcess} edges.`,
   tag: 'Process',
   request: {
     path: processPathSchema,
@@ -145,6 +147,9 @@ export const importBpmn = defineOperation({
     ),
     403: NOT_EDITABLE,
     404: NO_PROCESS,
-    409: problem(`PROCESS_NOT_EMPTY: the process has tasks already. ${TOO_MANY_TASKS.description}`),
+    409: problem(
+      `PROCESS_NOT_EMPTY: the process has tasks already. ${TOO_MANY_TASKS} (tasks in the file), or ` +
+        `${TOO_MANY_EDGES} (sequence flows between tasks in the file). Nothing is imported.`,
+    ),
   },
 });

@@ -30,9 +30,10 @@ export const restoreNode = defineOperation({
   description:
     'Environment admins. The subtree a delete took comes back as it was: every object live again under its ' +
     'parent (in lists and counts), with its published copy and its process edges, each at its next version. ' +
-    'The parent must be live (409 PARENT_DELETED: restore it first). Tasks restored into a process may not ' +
-    `take it past ${DIAGRAM_LIMITS.tasksPerProcess} tasks (409 TOO_MANY_TASKS, nothing restored); a process ` +
-    'restored with its own tasks has room for them. A restore cut short is finished by ' +
+    'The parent must be live (409 PARENT_DELETED: restore it first). Tasks and edges restored into a process ' +
+    `may not take it past ${DIAGRAM_LIMITS.tasksPerProcess} tasks or ${DIAGRAM_LIMITS.edgesPerProcess} edges ` +
+    '(409 TOO_MANY_TASKS or TOO_MANY_EDGES, nothing restored); a process restored with its own tasks and edges ' +
+    'has room for them. A restore cut short is finished by ' +
     'repeating it; one that meets a delete of its parent or of what it brought back stops with a 409 ' +
     'PARENT_DELETED (what it brought back is deleted with it; restore the parent, then repeat). Once a ' +
     `purge of the subtree has begun it can no longer be restored (409 PURGE_UNDER_WAY). ${RETENTION}`,
@@ -43,8 +44,9 @@ export const restoreNode = defineOperation({
     403: problem('Needs the environment admin role'),
     404: problem('Not in the trash (never deleted, restored, purged or expired)'),
     409: problem(
-      'PARENT_DELETED, PURGE_UNDER_WAY, TOO_MANY_TASKS (the process would hold more than ' +
-        `${DIAGRAM_LIMITS.tasksPerProcess} tasks), or WRITE_CONFLICT (repeat the restore)`,
+      'PARENT_DELETED, PURGE_UNDER_WAY, TOO_MANY_TASKS or TOO_MANY_EDGES (a process would hold more than ' +
+        `${DIAGRAM_LIMITS.tasksPerProcess} tasks or ${DIAGRAM_LIMITS.edgesPerProcess} edges), or WRITE_CONFLICT ` +
+        '(repeat the restore)',
     ),
   },
 });
