@@ -29,6 +29,7 @@ import {
 import { OBJECT_EXPIRY_RULES } from '#shared/data/storage-layout.ts';
 import type { HttpHandler } from '#shared/http/types.ts';
 import { type BootstrapResult, bootstrapInstallation } from '#shared/services/bootstrap.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import type { StreamRecord } from './dynamodb-stream.ts';
 import { ensureBucket, ensureTable } from './ensure-resources.ts';
 import { answerMalformedRequest, answerUnmetExpectation, createHttpAdapter } from './http-adapter.ts';
@@ -92,6 +93,13 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
   });
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
+  let unlockDataDir: () => void;
+  try {
+    unlockDataDir = lockDataDir(dataDir);
+  } catch (error) {
+    await new Promise((done) => server.close(done));
+    throw error;
+  }
   const dynamoDb = await startLocalDynamoDb({
     dataDir,
     ttlSweepSeconds: options.ttlSweepSeconds,
@@ -235,6 +243,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
         server.closeAllConnections();
       });
       await closeServices();
+      unlockDataDir();
     },
   };
 }

@@ -1,5 +1,6 @@
 /** `npm start`: the API on the embedded stack at http://localhost:3000/api/v1 (PORT, DATA_DIR, …). */
 import { readLocalStackConfig } from '#shared/config/index.ts';
+import { DataDirInUseError } from './data-dir-lock.ts';
 import { startEmbeddedStack } from './embedded-stack.ts';
 
 const settings = readLocalStackConfig();
@@ -19,6 +20,10 @@ const stack = await starting.catch((error: NodeJS.ErrnoException) => {
   if (error.code === 'EADDRINUSE') {
     console.error(
       `Port ${settings.port} on ${settings.host} is in use (another npm start?): stop that, or set PORT to a free port.`,
+    );
+  } else if (error instanceof DataDirInUseError) {
+    console.error(
+      `DATA_DIR ${settings.dataDir} is in use by another npm start (process ${error.pid}): stop that, or set DATA_DIR to another folder.`,
     );
   } else if (error.code === 'ENOTFOUND' || error.code === 'EADDRNOTAVAIL') {
     console.error(

@@ -138,6 +138,21 @@ describe('npm start', () => {
     expect(await stopWithCtrlC(next)).toBe(0);
   });
 
+  it('refuses a second start on a DATA_DIR a running one holds, leaving that one serving', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'content-repository-start-'));
+    dataDirs.push(dataDir);
+    const running = await start({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'chosen-password-123' });
+    const second = spawnStart({ DATA_DIR: dataDir });
+    const code = await new Promise<number | null>((done) => second.child.on('exit', done));
+    expect(code).toBe(1);
+    expect(second.output()).toContain(`DATA_DIR ${dataDir} is in use by another npm start`);
+    await new ApiClient(running.url).login('admin', 'chosen-password-123');
+    expect(await stopWithCtrlC(running)).toBe(0);
+    // Stopped, it gives the folder back.
+    const next = await start({ DATA_DIR: dataDir });
+    expect(await stopWithCtrlC(next)).toBe(0);
+  });
+
   it('takes the administrator password from ADMIN_PASSWORD and prints none', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'content-repository-start-'));
     dataDirs.push(dataDir);
