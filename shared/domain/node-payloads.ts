@@ -10,6 +10,7 @@ import { childListShape, kindViewShape } from './node-elements.ts';
 import { linkSchema, URL_MAX_LENGTH } from './node-kinds/document.ts';
 import type { NodeKind } from './node-kinds/kind.ts';
 import { KINDS, NODE_TYPE_NAMES, type NodeTypeDefinition } from './node-types.ts';
+import { taskEdgePayloadSchema } from './process-diagram.ts';
 import { relationSummarySchema } from './relations.ts';
 
 export const LIMITS = {
@@ -67,6 +68,10 @@ const viewOnlyFields: Record<never, never> = {
     ),
   ),
   ...childListShape,
+  // A process's edges as its view shows them, or a task's as add-nodes took it (by editId).
+  edges: z.optional(
+    z.union([(kindViewShape.edges as z.ZodMiniOptional).def.innerType, z.array(taskEdgePayloadSchema)]),
+  ),
   relationSummary: z.optional(relationSummarySchema),
 };
 

@@ -168,6 +168,34 @@ describe('retrieve, modify locally, submit (spec §4.5)', () => {
     expect(retyped.status, retyped.text).toBe(200);
     const diagram = await api.call('GET', `/api/v1/process/processes/${process.nodeId}`, { token });
     expect(diagram.body.tasks).toEqual([expect.objectContaining({ name: 'Approve it', bpmnKind: null })]);
+    // The task as the client sent it to add-nodes, its edges by editId included, is taken too (the edges
+    // ignored: they are changed through the diagram's routes).
+    const asSent = {
+      '@type': 'TaskNode',
+      nodeType: 'TASK',
+      editId: 'a',
+      name: 'Approve, as sent',
+      sequenceNumber: 1,
+      topLeftX: 0,
+      topLeftY: 0,
+      width: 100,
+      height: 80,
+      edges: [
+        {
+          sourceNodeId: 'a',
+          sourcePortPoint: { x: 100, y: 40 },
+          targetNodeId: 'b',
+          targetPortPoint: { x: 0, y: 40 },
+        },
+      ],
+    };
+    const resent = await api.call('PUT', `/api/v1/items/${task.nodeId}`, {
+      token,
+      body: { ...asSent, nodeId: task.nodeId, nodeVersionId: retyped.body.nodeVersionId },
+    });
+    expect(resent.status, resent.text).toBe(200);
+    const after = await api.call('GET', `/api/v1/process/processes/${process.nodeId}`, { token });
+    expect(after.body.edges).toEqual([]);
   });
 
   it('works for a process whose own view lists tasks, edges and relations; those must keep their types', async () => {
