@@ -40,8 +40,6 @@ export const trashedChildKey = (parentId: string, rootId: string, childId: strin
   SK: `${trashedChildPrefix(rootId)}${childId}`,
 });
 export const trashedChildPrefix = (rootId: string) => `TRASHED#${rootId}#`;
-/** The root of the delete a trashed-child link belongs to; undefined for any other item. */
-export const trashRootOfLink = (sk: string): string | undefined => /^TRASHED#([^#]+)#/.exec(sk)?.[1];
 /** An edge removed with the subtree of `rootId`, kept in its process's partition until restore or purge. */
 export const trashedEdgeKey = (processId: string, rootId: string, edgeId: string) => ({
   PK: `NODE#${processId}`,

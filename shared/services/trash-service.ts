@@ -9,7 +9,6 @@ import {
   trashedChildPrefix,
   trashedEdgePrefix,
   trashPointerKey,
-  trashRootOfLink,
 } from '#shared/data/keys.ts';
 import { findLiveChildIds, findNode, findNodes } from '#shared/data/node-repository.ts';
 import {
@@ -308,12 +307,6 @@ export async function purgeSubtree(caller: Caller, rootId: string): Promise<void
     const items = (await partitionItems(node.nodeId)).filter(
       (item) => !keptForLast.has(`${item.PK} ${item.SK}`),
     );
-    // An object deleted on its own before this delete took its parent has its own trash entry, which
-    // could never be restored (its parent gone for good): purged with this subtree.
-    const nestedRoots = new Set(items.map((item) => trashRootOfLink(String(item.SK))));
-    for (const nestedRootId of nestedRoots) {
-      if (nestedRootId && nestedRootId !== rootId) await purgeSubtree(caller, nestedRootId);
-    }
     for (const version of [node, ...(await findVersionsOf(node.nodeId))]) {
       const fileInfo = version.fields.fileInfo as StoredFileInfo | null | undefined;
       if (fileInfo?.fileId) fileIds.add(fileInfo.fileId);
