@@ -19,7 +19,8 @@ export interface ParsedDefinitions {
 
 /** Rejects with the parser's own message when the text is not well-formed XML or not BPMN 2.0 definitions. */
 export async function parseDefinitions(xml: string): Promise<ParsedDefinitions> {
-  const readable = normalizeAttributeWhitespace(writeSupplementaryReferences(xml));
+  // XML 1.0 §2.11: a processor reads every CR LF and lone CR as LF before anything else.
+  const readable = normalizeAttributeWhitespace(writeSupplementaryReferences(xml.replace(/\r\n?/g, '\n')));
   const { rootElement, warnings } = await moddle.fromXML(readable);
   return { definitions: rootElement as Definitions, warnings };
 }

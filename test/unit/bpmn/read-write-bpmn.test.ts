@@ -121,4 +121,17 @@ describe('white space in names', () => {
     const literal = await readBpmn(file('Col1\tCol2 Line1\r\nLine2'));
     expect(literal.tasks.map((task) => task.name)).toEqual(['Col1 Col2 Line1 Line2']);
   });
+
+  it('reads a file saved with CR LF line ends as XML does, so its exported text holds line feeds only', async () => {
+    const windows = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<bpmn:definitions xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL" id="D" targetNamespace="urn:t">',
+      '  <bpmn:process id="P"><bpmn:task id="T" name="Checked"><bpmn:documentation>line1\r\nline2\rline3</bpmn:documentation></bpmn:task></bpmn:process>',
+      '</bpmn:definitions>',
+    ].join('\r\n');
+    const imported = await readBpmn(windows);
+    const output = await writeBpmn(windows, PROCESS, asRepository(imported).tasks, []);
+    expect(output).toContain('line1\nline2\nline3');
+    expect(output).not.toContain('&#13;');
+  });
 });
