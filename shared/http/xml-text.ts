@@ -33,8 +33,12 @@ function encodingOf(bytes: Uint8Array, contentType: string | undefined): { label
   for (const [mark, label] of BYTE_ORDER_MARKS) {
     if (mark.every((byte, at) => bytes[at] === byte)) return { label, from: 'its byte order mark' };
   }
+  const parsed = contentType === undefined ? undefined : parseMediaType(contentType);
+  // A type that cannot be read (a parameter twice, an open quote) may name any charset: none is known.
   const charset =
-    contentType === undefined ? undefined : parseMediaType(contentType)?.parameters.get('charset');
+    parsed === null && /charset/i.test(contentType ?? '')
+      ? '(unreadable)'
+      : parsed?.parameters.get('charset');
   if (charset !== undefined) return { label: charset, from: 'the charset of its Content-Type' };
   // The declaration is ASCII in every encoding it can name without a byte order mark.
   const declared = DECLARED.exec(Buffer.from(bytes.subarray(0, 512)).toString('latin1'))?.[3];

@@ -87,6 +87,14 @@ describe('xmlText refuses', () => {
     const sent = failure(() => xmlText(bytes('<a/>'), 'application/xml; charset=utf-7'));
     expect(sent).toBeInstanceOf(UnsupportedMediaTypeError);
     expect(sent.message).toContain('"utf-7"');
+    // A type that cannot be read names a charset no one can tell: not read as the declaration's.
+    const unreadable = bytes(declared('UTF-8'), '<a n="', E_ACUTE_UTF8, '"/>');
+    for (const type of [
+      'application/xml; charset=iso-8859-1; charset=iso-8859-1',
+      'text/xml; charset="utf-8',
+    ]) {
+      expect(failure(() => xmlText(unreadable, type))).toBeInstanceOf(UnsupportedMediaTypeError);
+    }
   });
 
   it('bytes its encoding does not allow, as MALFORMED_XML', () => {
