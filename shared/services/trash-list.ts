@@ -28,7 +28,11 @@ export function listTrash(caller: Caller, query: CursorRequest) {
     query,
     async (limit, after, readSize) => {
       const page = await trashPage(readSize, after, Date.now());
-      const visible = page.entries.filter(({ entry }) => can(caller, entry, 'delete'));
+      // An environment only a system administrator restores or purges (trash-service.ts), as it deletes.
+      const visible = page.entries.filter(
+        ({ entry }) =>
+          can(caller, entry, 'delete') && (entry.nodeType !== 'ENVIRONMENT' || caller.systemAdmin),
+      );
       const mine = visible.slice(0, limit);
       const afterLast = mine.at(-1)?.position;
       // page.next may be the subtree of another environment: only reading on starts there.

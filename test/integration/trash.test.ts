@@ -183,6 +183,9 @@ describe('the trash', () => {
     await grant(api, token, doomed, adminId, 'ENVIRONMENT_ADMIN');
     const environmentAdmin = await api.login('doomed-admin', PASSWORD);
     expect((await remove(doomed)).status).toBe(200);
+    // Not listed for the environment admin, who may not act on it; listed for the system administrator.
+    expect((await trash(environmentAdmin)).map((entry) => entry.nodeId)).not.toContain(doomed);
+    expect((await trash()).map((entry) => entry.nodeId)).toContain(doomed);
     expect((await restore(doomed, environmentAdmin)).status).toBe(403);
     const purge = await api.call('DELETE', `/api/v1/trash/${doomed}`, { token: environmentAdmin });
     expect(purge.status).toBe(403);
