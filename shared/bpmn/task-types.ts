@@ -3,7 +3,7 @@
  * activities and everything else stay BPMN-only, kept in the template.
  */
 import { BPMN_TASK_KINDS } from '#shared/domain/node-kinds/task.ts';
-import { withoutControlCharacters } from '#shared/domain/schema-parts.ts';
+import { isBlankName, withoutControlCharacters } from '#shared/domain/schema-parts.ts';
 import { toWellFormedText } from '#shared/domain/well-formed-text.ts';
 import type { ModdleElement } from './moddle-elements.ts';
 
@@ -22,9 +22,10 @@ export function isTaskType(type: string | undefined): type is string {
 export const keepableName = (name: string): string => toWellFormedText(withoutControlCharacters(name));
 
 /**
- * The name a task is imported under: its keepable name, trimmed; an unnamed task still needs a readable
- * name, so it gets its id.
+ * The name a task is imported under: its keepable name, trimmed; an unnamed task (or one named only with
+ * invisible marks, which the API takes for blank) still needs a readable name, so it gets its id.
  */
 export function importedTaskName(element: ModdleElement): string {
-  return keepableName(element.name ?? '').trim() || element.id || '';
+  const kept = keepableName(element.name ?? '').trim();
+  return isBlankName(kept) ? element.id || '' : kept;
 }

@@ -53,6 +53,9 @@ const noControlCharacters = z.refine<string>((s) => !CONTROL_CHARACTER.test(s), 
   params: { rule: 'control_characters' },
 });
 
+/** Blank: nothing but white space and invisible marks (a zero-width space shows as nothing too). */
+export const isBlankName = (name: string): boolean => !/[^\s\p{Cf}]/u.test(name);
+
 /**
  * An object's name: 1 to `maxLength` characters, not only blanks, and no control character (a NUL or an
  * escape in a name is never meant, and breaks what shows or exports it).
@@ -60,8 +63,7 @@ const noControlCharacters = z.refine<string>((s) => !CONTROL_CHARACTER.test(s), 
 export const objectNameSchema = (maxLength: number) =>
   z.string().check(
     z.maxLength(maxLength),
-    // Blank: nothing but white space and invisible marks (a zero-width space shows as nothing too).
-    z.refine((s) => /[^\s\p{Cf}]/u.test(s), {
+    z.refine((s) => !isBlankName(s), {
       message: 'must not be empty or blank',
       params: { rule: 'not_blank' },
     }),

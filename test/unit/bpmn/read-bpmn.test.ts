@@ -184,6 +184,13 @@ describe('readBpmn takes', () => {
     expect(imported.tasks.map((task) => task.name)).toEqual([`<&>"' éé`]);
   });
 
+  it('a task named with nothing but invisible marks, which the API takes for blank, by its id', async () => {
+    const invisible = await readBpmn(
+      bpmnFile(`<bpmn:process id="P"><bpmn:task id="Quiet" name="&#x200B;&#xAD;"/></bpmn:process>`),
+    );
+    expect(invisible.tasks.map((task) => task.name)).toEqual(['Quiet']);
+  });
+
   it('a character beyond U+FFFF written by its reference, as that character', async () => {
     const imported = await readBpmn(
       bpmnFile(`<bpmn:process id="P">
