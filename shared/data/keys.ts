@@ -39,7 +39,9 @@ export const trashedChildKey = (parentId: string, rootId: string, childId: strin
   PK: `NODE#${parentId}`,
   SK: `${trashedChildPrefix(rootId)}${childId}`,
 });
-export const trashedChildPrefix = (rootId: string) => `TRASHED#${rootId}#`;
+/** Every trashed-child link of a partition, whichever delete made it. */
+export const TRASHED_CHILDREN_PREFIX = 'TRASHED#';
+export const trashedChildPrefix = (rootId: string) => `${TRASHED_CHILDREN_PREFIX}${rootId}#`;
 /** An edge removed with the subtree of `rootId`, kept in its process's partition until restore or purge. */
 export const trashedEdgeKey = (processId: string, rootId: string, edgeId: string) => ({
   PK: `NODE#${processId}`,

@@ -12,6 +12,7 @@ import {
   nodeKey,
   PURGE_STARTED_ATTRIBUTE,
   TRASH_PARTITION,
+  TRASHED_CHILDREN_PREFIX,
   trashEntryKey,
   trashedChildPrefix,
   trashedEdgePrefix,
@@ -75,6 +76,14 @@ export async function trashedChildIds(parentId: string, rootId: string): Promise
   return (await query(parentId, trashedChildPrefix(rootId))).map(
     (item) => trashedChildren.fromItem(item).childId,
   );
+}
+
+/** The children of `parentId` each deleted as the root of a delete of its own, not with that of `rootId`. */
+export async function childrenDeletedOnTheirOwn(parentId: string, rootId: string): Promise<string[]> {
+  return (await query(parentId, TRASHED_CHILDREN_PREFIX)).flatMap((item) => {
+    const [linkRoot, childId] = String(item.SK).slice(TRASHED_CHILDREN_PREFIX.length).split('#');
+    return linkRoot && linkRoot !== rootId && linkRoot === childId ? [linkRoot] : [];
+  });
 }
 
 /** The edges of `processId` removed with the subtree of `rootId`. */

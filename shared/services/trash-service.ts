@@ -21,6 +21,7 @@ import {
 import { mayHaveRelations } from '#shared/data/relation-repository.ts';
 import { purgeRelationsAbout, settleAll, settleRestored } from '#shared/data/relation-settling.ts';
 import {
+  childrenDeletedOnTheirOwn,
   deleteItems,
   findTrashEntry,
   findTrashPointer,
@@ -108,6 +109,27 @@ async function trashedSubtree(root: Node, { throughLive = false } = {}): Promise
 }
 
 /**
+ * A restore repeated after one cut short: a folder it had brought back may have been deleted on its own
+ * since, with objects of this delete still in the trash below it. They come back only under it, live, so
+ * it is restored first (409 PARENT_DELETED naming it); finishing without them would end this delete's
+ * trash entry and leave them where nothing can restore or purge them.
+ */
+async function refuseStrandedBelow(found: Node[], rootId: string): Promise<void> {
+  const live = found.filter((node) => !node.deleted && CONTAINER_TYPES.has(node.nodeType));
+  for (const node of live) {
+    for (const deletedId of await childrenDeletedOnTheirOwn(node.nodeId, rootId)) {
+      if ((await trashedChildIds(deletedId, rootId)).length === 0) continue;
+      throw new ConflictError(
+        'PARENT_DELETED',
+        `${deletedId}, brought back by an earlier restore of ${rootId}, was deleted since, and objects of ` +
+          `this delete wait below it: restore ${deletedId} first, then ${rootId} again`,
+        { parentId: deletedId },
+      );
+    }
+  }
+}
+
+/**
  * Each restore commit needs the parents of the nodes it brings back live and not being deleted (a lease
  * of a delete that began since, checked on their counts, which the commit updates anyway), but for those it
  * brings back itself: a delete that read a folder's children before a commit put more under it fails that
@@ -169,7 +191,9 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
   }
   const at = timestamp();
   const by = caller.principal.principalId;
-  const subtree = (await trashedSubtree(root, { throughLive: true })).filter((node) => node.deleted);
+  const found = await trashedSubtree(root, { throughLive: true });
+  await refuseStrandedBelow(found, rootId);
+  const subtree = found.filter((node) => node.deleted);
   // A restore is a write: like any other it starts the next draft (a published object's published copy
   // comes back as it was, and its working copy is in progress until the next publish).
   const restored = subtree.map((node): Node => ({ ...nextVersionOf(node, caller, at), deleted: false }));

@@ -480,6 +480,32 @@ describe('the trash under concurrency', () => {
     expect((await trash()).map((e) => e.nodeId)).not.toContain(root);
   });
 
+  it('a restore repeated after a folder it brought back was deleted on its own asks for that folder first, losing nothing', async () => {
+    const root = (await createNode(api, token, folder(environmentId, 'Restored in two goes')))
+      .nodeId as string;
+    const { root: inner, documents } = await bigFolder(root, 'Deleted on its own meanwhile', 100);
+    expect((await remove(root)).status).toBe(200);
+
+    const { restoring } = await restorePausedAfterFirstCommit(root);
+    expect(await status(inner)).toBe(200);
+    expect((await remove(inner)).status).toBe(200);
+    dynamoDb().releaseHeld();
+    const restored = await restoring;
+    expect(restored.status, restored.text).toBe(409);
+
+    // Documents of the first delete still wait below the folder deleted on its own: it comes first.
+    const again = await restore(root);
+    expect(again.status, again.text).toBe(409);
+    expect(again.body).toMatchObject({ code: 'PARENT_DELETED', parentId: inner });
+    expect((await trash()).map((e) => e.nodeId)).toEqual(expect.arrayContaining([root, inner]));
+    expect((await restore(inner)).status).toBe(200);
+    const rest = await restore(root);
+    expect(rest.status, rest.text).toBe(200);
+    expect(await liveDocuments(inner, documents)).toBe(100);
+    expect(await childrenTotal(inner)).toBe(100);
+    expect((await trash()).map((e) => e.nodeId)).not.toContain(root);
+  });
+
   it('a restore meeting a delete of its own root again: nothing is left live under it, and a restore brings all back', async () => {
     const { root, documents } = await bigFolder(environmentId, 'Deleted again during its restore', 100);
     expect((await remove(root)).status).toBe(200);
