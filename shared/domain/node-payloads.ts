@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import { named, objectNameSchema, readableTextSchema, uuidSchema } from '#shared/domain/schema-parts.ts';
 import { bodyError } from './errors.ts';
+import { toFieldErrors } from './field-errors.ts';
 import { serviceSetFields } from './node.ts';
 import { childListShape, kindViewShape } from './node-elements.ts';
 import { linkSchema, URL_MAX_LENGTH } from './node-kinds/document.ts';
@@ -111,15 +112,8 @@ export function changedTextErrors(payload: Payload, stored: Record<ChangedTextFi
       return sent === undefined || sent === null || sent === stored[field] ? [] : [[field, sent]];
     }),
   );
-  const result = changedTextSchema.safeParse(changed);
-  if (result.success) return [];
-  return result.error.issues.map((issue) =>
-    bodyError(
-      `$.${issue.path.join('.')}`,
-      issue.code === 'custom' ? String(issue.params?.rule ?? 'custom') : issue.code,
-      issue.message,
-    ),
-  );
+  const result = changedTextSchema.safeParse(changed, { reportInput: true });
+  return result.success ? [] : result.error.issues.flatMap((issue) => toFieldErrors(issue, 'body'));
 }
 
 /**

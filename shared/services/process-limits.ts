@@ -9,6 +9,23 @@ import { ConflictError } from '#shared/domain/errors.ts';
 
 const TASK_TYPE: ReadonlySet<string> = new Set(['TASK']);
 
+/** A 409 when `adding` more to the `has` a process holds would pass `limit` (nothing is written). */
+function refusePastLimit(
+  code: string,
+  things: 'tasks' | 'edges',
+  processId: string,
+  has: number,
+  adding: number,
+  limit: number,
+): void {
+  if (has + adding <= limit) return;
+  throw new ConflictError(
+    code,
+    `Process ${processId} has ${has} ${things}; ${adding} more would take it past ${limit}, the most a process holds`,
+    { limit, [things]: has },
+  );
+}
+
 /**
  * Adding `adding` tasks may not take process `processId` past DIAGRAM_LIMITS.tasksPerProcess. Judged on the
  * counts as read: changes racing each other can pass it by what they add together.
@@ -17,14 +34,7 @@ export async function refuseTooManyTasks(processId: string, adding: number): Pro
   if (adding === 0) return;
   const counts = (await readCounts([processId])).get(processId) ?? {};
   const has = sumCounts(counts, 'k', TASK_TYPE);
-  const limit = DIAGRAM_LIMITS.tasksPerProcess;
-  if (has + adding > limit) {
-    throw new ConflictError(
-      'TOO_MANY_TASKS',
-      `Process ${processId} has ${has} tasks; ${adding} more would take it past ${limit}, the most a process holds`,
-      { limit, tasks: has },
-    );
-  }
+  refusePastLimit('TOO_MANY_TASKS', 'tasks', processId, has, adding, DIAGRAM_LIMITS.tasksPerProcess);
 }
 
 /**
@@ -36,12 +46,5 @@ export async function refuseTooManyTasks(processId: string, adding: number): Pro
 export async function refuseTooManyEdges(processId: string, adding: number): Promise<void> {
   if (adding === 0) return;
   const has = (await findEdges(processId)).length;
-  const limit = DIAGRAM_LIMITS.edgesPerProcess;
-  if (has + adding > limit) {
-    throw new ConflictError(
-      'TOO_MANY_EDGES',
-      `Process ${processId} has ${has} edges; ${adding} more would take it past ${limit}, the most a process holds`,
-      { limit, edges: has },
-    );
-  }
+  refusePastLimit('TOO_MANY_EDGES', 'edges', processId, has, adding, DIAGRAM_LIMITS.edgesPerProcess);
 }
