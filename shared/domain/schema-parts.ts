@@ -53,8 +53,13 @@ const noControlCharacters = z.refine<string>((s) => !CONTROL_CHARACTER.test(s), 
   params: { rule: 'control_characters' },
 });
 
-/** Blank: nothing but white space and invisible marks (a zero-width space shows as nothing too). */
-export const isBlankName = (name: string): boolean => !/[^\s\p{Cf}]/u.test(name);
+/**
+ * Blank: nothing but white space and marks that show as nothing: format characters (a zero-width space),
+ * the characters Unicode says to render invisibly when unsupported (Hangul fillers, variation selectors)
+ * and the blank braille pattern.
+ */
+export const isBlankName = (name: string): boolean =>
+  !/[^\s\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/u.test(name);
 
 /**
  * An object's name: 1 to `maxLength` characters, not only blanks, and no control character (a NUL or an
