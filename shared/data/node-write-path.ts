@@ -104,7 +104,8 @@ export type NodeWrite =
   /** A deleted subtree enters the trash (written with its root's delete, the last commit). */
   | { kind: 'trashEntry'; entry: TrashEntry }
   /** A deleted node of the subtree of `rootId` is live again, under its parent, and counted. */
-  | { kind: 'restore'; node: Node; expectedNodeVersionId: string; rootId: string }
+  /** A deleted node comes back as `node`; `previous`, the copy its delete left, is kept in the history. */
+  | { kind: 'restore'; node: Node; previous: Node; expectedNodeVersionId: string; rootId: string }
   | { kind: 'restorePublished'; nodeId: string }
   | { kind: 'restoreEdge'; processId: string; rootId: string; edge: StoredEdge; stamp: EdgeStamp }
   /**
@@ -624,18 +625,20 @@ export async function commitNodeWrites(
  * beside the transaction costs half what the same put in the transaction would. A delete keeps the live
  * version it ends too (a restore brings back its content under a new version, and the history, a published
  * version included, stays whole), beside its commit: `when` picks the updates' keeping or the deletes'.
- * The deleted copy itself is no version of the content and is never kept.
+ * A restore keeps the deleted copy it replaces, as an update does: the version the delete answered (who
+ * deleted it, when) stays in the history and can be read by its nodeVersionId.
  */
 async function keepVersions(
   writes: NodeWrite[],
   TableName: string,
   when: 'before' | 'beside',
 ): Promise<void> {
-  const replaced = writes.flatMap((w) =>
-    w.kind === 'replace' && w.previous && !w.previous.deleted && w.node.deleted === (when === 'beside')
+  const replaced = writes.flatMap((w) => {
+    if (w.kind === 'restore') return when === 'before' ? [w.previous] : [];
+    return w.kind === 'replace' && w.previous && !w.previous.deleted && w.node.deleted === (when === 'beside')
       ? [w.previous]
-      : [],
-  );
+      : [];
+  });
   await Promise.all(
     replaced.map((previous) =>
       dynamoDb().send(new PutCommand({ TableName, Item: nodeVersions.toItem(previous) })),

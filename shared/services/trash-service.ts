@@ -200,7 +200,13 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
   const steps = await Promise.all(
     subtree.map(async (node, i) => {
       const writes: NodeWrite[] = [
-        { kind: 'restore', node: restored[i] as Node, expectedNodeVersionId: node.nodeVersionId, rootId },
+        {
+          kind: 'restore',
+          node: restored[i] as Node,
+          previous: node,
+          expectedNodeVersionId: node.nodeVersionId,
+          rootId,
+        },
         ...(node.publishedNodeVersionId ? [{ kind: 'restorePublished' as const, nodeId: node.nodeId }] : []),
       ];
       return { writes };

@@ -194,7 +194,7 @@ describe('the trash', () => {
     expect((await api.call('GET', `/api/v1/items/${doomed}`, { token })).status).toBe(200);
   });
 
-  it('a restored published object is its next draft, and its published copy is as it was', async () => {
+  it('a restored published object is its next draft, its published copy is as it was, and its history whole', async () => {
     const parent = (await createNode(api, token, folder(environmentId, 'Published then deleted'))).nodeId;
     const document = await createNode(api, token, urlDocument(parent, 'Policy'));
     const published = await api.call('POST', `/api/v1/items/${document.nodeId}/publish`, {
@@ -202,8 +202,24 @@ describe('the trash', () => {
       body: { nodeVersionId: document.nodeVersionId },
     });
     expect(published.status, published.text).toBe(200);
-    await remove(document.nodeId);
+    const [deleted] = (await remove(document.nodeId)).body as { nodeVersionId: string; version: string }[];
     expect((await restore(document.nodeId)).status).toBe(200);
+
+    // The version the delete answered stays readable, between the published one and the restored draft.
+    const history = await api.call('GET', `/api/v1/items/${document.nodeId}/versions`, { token });
+    expect((history.body.results as { version: string }[]).map((v) => v.version)).toEqual([
+      '1.0002',
+      '1.0001',
+      '1.0000',
+      '0.0001',
+    ]);
+    const asDeleted = await api.call(
+      'GET',
+      `/api/v1/items/${document.nodeId}/versions/${deleted?.nodeVersionId}`,
+      { token },
+    );
+    expect(asDeleted.status, asDeleted.text).toBe(200);
+    expect(asDeleted.body).toMatchObject({ version: deleted?.version, deleted: true, name: 'Policy' });
 
     const draft = (await api.call('GET', `/api/v1/items/${document.nodeId}`, { token })).body;
     expect(draft).toMatchObject({ version: '1.0002', nodeStatus: 'IN_PROGRESS' });

@@ -263,15 +263,21 @@ describe('restores and purges of the trash', () => {
     ]);
   });
 
-  it('restores a node only if no purge has marked it', async () => {
+  it('restores a node only if no purge has marked it, and keeps the deleted copy in its history', async () => {
     ddb.on(TransactWriteCommand).resolves({});
+    ddb.on(PutCommand).resolves({});
+    const deletedCopy = { ...node, nodeVersionId: 'DELETED', deleted: true };
     await commitNodeWrites([
-      { kind: 'restore', node, expectedNodeVersionId: 'DELETED', rootId: node.nodeId },
+      { kind: 'restore', node, previous: deletedCopy, expectedNodeVersionId: 'DELETED', rootId: node.nodeId },
     ]);
     const items = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
     expect(items[0]?.Put).toMatchObject({
       ConditionExpression: 'nodeVersionId = :expected AND deleted = :true AND attribute_not_exists(#purge)',
       ExpressionAttributeNames: { '#purge': 'purgeStartedAt' },
     });
+    const kept = ddb.commandCalls(PutCommand).map((call) => call.args[0].input.Item);
+    expect(kept).toEqual([
+      expect.objectContaining({ PK: `NODE#${node.nodeId}`, SK: 'VERSION#DELETED', deleted: true }),
+    ]);
   });
 });
