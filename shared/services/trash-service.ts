@@ -39,6 +39,7 @@ import { can } from '#shared/domain/permissions.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { CONTAINER_TYPES, DELETE_LEASE_MS, nextVersionOf } from './node-service.ts';
 import { refuseTooManyEdges, refuseTooManyTasks } from './process-limits.ts';
+import { withPortsOfLiveTasks } from './restored-edge-ports.ts';
 
 const notInTrash = (nodeId: string) =>
   new NotFoundError(
@@ -212,12 +213,14 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
       return { writes };
     }),
   );
+  const restoring = new Set(subtree.map((node) => node.nodeId));
   const edgeSteps = await Promise.all(
     subtree
       .filter((node) => node.nodeType === 'PROCESS' || node.nodeType === 'TASK')
       .map(async (node) => {
         const processId = node.nodeType === 'PROCESS' ? node.nodeId : (node.parentId as string);
-        return (await trashedEdges(processId, rootId)).map((edge) => ({
+        const edges = await withPortsOfLiveTasks(await trashedEdges(processId, rootId), restoring, trashed);
+        return edges.map((edge) => ({
           writes: [{ kind: 'restoreEdge' as const, processId, rootId, edge, stamp: { by, at } }],
         }));
       }),

@@ -225,6 +225,43 @@ describe('tasks are nodes', () => {
     expect(exported.text).toMatch(/<di:waypoint x="200" y="120" \/>\s*<di:waypoint x="300" y="100" \/>/);
   });
 
+  it('a task restored from the trash finds its edges ending where the tasks that stayed have moved since', async () => {
+    const process = await newProcess('Edges wait in the trash');
+    const [a, b] = (await addNodes(process.nodeId, chain(3))).body;
+    const moveA = async (change: Record<string, number>) => {
+      const read = await api.call('GET', `/api/v1/items/${a.nodeId}?detail=true`, { token });
+      const written = await api.call('PUT', `/api/v1/items/${a.nodeId}`, {
+        token,
+        body: { ...read.body, '@type': 'TaskNode', ...change },
+      });
+      expect(written.status, written.text).toBe(200);
+    };
+    const deleted = await api.call('DELETE', `/api/v1/items/${b.nodeId}`, { token, body: {} });
+    expect(deleted.status).toBe(200);
+    // a (100,80 100×80) moves twice and doubles its width; c stays where it was.
+    await moveA({ topLeftX: 1000 });
+    await moveA({ topLeftX: 3000, topLeftY: 500, width: 200 });
+    const restored = await api.call('POST', `/api/v1/items/${b.nodeId}/restore`, { token });
+    expect(restored.status, restored.text).toBe(200);
+    const ends = Object.fromEntries(
+      (await diagram(process.nodeId)).edges.map(
+        (edge: { sourceNodeId: string; sourcePortPoint: unknown; targetPortPoint: unknown }) => [
+          edge.sourceNodeId,
+          [edge.sourcePortPoint, edge.targetPortPoint],
+        ],
+      ),
+    );
+    // a→b leaves a at its right middle, wherever a is now; b→c is as it was.
+    expect(ends[a.nodeId]).toEqual([
+      { x: 3200, y: 540 },
+      { x: 250, y: 120 },
+    ]);
+    expect(ends[b.nodeId]).toEqual([
+      { x: 350, y: 120 },
+      { x: 400, y: 120 },
+    ]);
+  });
+
   it('are retrieved, updated and deleted through /items; deleting one removes its edges', async () => {
     const process = await newProcess('Editable');
     const [first, second, third] = (await addNodes(process.nodeId, chain(3))).body;
