@@ -78,12 +78,22 @@ export async function trashedChildIds(parentId: string, rootId: string): Promise
   );
 }
 
-/** The children of `parentId` each deleted as the root of a delete of its own, not with that of `rootId`. */
-export async function childrenDeletedOnTheirOwn(parentId: string, rootId: string): Promise<string[]> {
-  return (await query(parentId, TRASHED_CHILDREN_PREFIX)).flatMap((item) => {
-    const [linkRoot, childId] = String(item.SK).slice(TRASHED_CHILDREN_PREFIX.length).split('#');
+/**
+ * Among a partition's items, the links of children each deleted as the root of a delete of its own, not
+ * with that of `rootId`: those children's ids (each its trash entry's root).
+ */
+export function deletedOnTheirOwn(items: Item[], rootId: string): string[] {
+  return items.flatMap((item) => {
+    const sk = String(item.SK);
+    if (!sk.startsWith(TRASHED_CHILDREN_PREFIX)) return [];
+    const [linkRoot, childId] = sk.slice(TRASHED_CHILDREN_PREFIX.length).split('#');
     return linkRoot && linkRoot !== rootId && linkRoot === childId ? [linkRoot] : [];
   });
+}
+
+/** The children of `parentId` each deleted as the root of a delete of its own, not with that of `rootId`. */
+export async function childrenDeletedOnTheirOwn(parentId: string, rootId: string): Promise<string[]> {
+  return deletedOnTheirOwn(await query(parentId, TRASHED_CHILDREN_PREFIX), rootId);
 }
 
 /** The edges of `processId` removed with the subtree of `rootId`. */

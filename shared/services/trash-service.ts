@@ -22,6 +22,7 @@ import { mayHaveRelations } from '#shared/data/relation-repository.ts';
 import { purgeRelationsAbout, settleAll, settleRestored } from '#shared/data/relation-settling.ts';
 import {
   childrenDeletedOnTheirOwn,
+  deletedOnTheirOwn,
   deleteItems,
   findTrashEntry,
   findTrashPointer,
@@ -181,7 +182,16 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
     pointer: { deletedAt: trashed },
   } = await inTrash(caller, rootId, 'restore');
   const parent = root.parentId ? await findNode(root.parentId) : null;
-  if (root.parentId && (!parent || parent.deleted)) {
+  if (root.parentId && !parent) {
+    // Purged since (a purge takes what was deleted from its subtree earlier along, unless a restore of it
+    // was under way then): nothing can bring the parent back.
+    throw new ConflictError(
+      'PARENT_PURGED',
+      `The parent ${root.parentId} of ${rootId} was purged: ${rootId} cannot come back, only be purged`,
+      { parentId: root.parentId },
+    );
+  }
+  if (root.parentId && parent?.deleted) {
     throw new ConflictError(
       'PARENT_DELETED',
       `The parent ${root.parentId} of ${rootId} is deleted: restore it first`,
@@ -326,6 +336,34 @@ async function beginPurge(root: Node, deletedAt: string): Promise<void> {
  * repeated to finish it.
  */
 export async function purgeSubtree(caller: Caller, rootId: string): Promise<void> {
+  await purgeEntry(caller, rootId, true);
+}
+
+/**
+ * An object deleted on its own from a subtree before the subtree's delete has a trash entry of its own,
+ * which nothing could restore once its parent is purged: it is purged first, as its own purge would. One
+ * that cannot be (throttled past the retries, a restore of it under way) is left in the trash, where a
+ * restore says its parent is gone (PARENT_PURGED) and a purge of its own still takes it; the purge around
+ * it goes on.
+ */
+async function purgeDeletedEarlier(caller: Caller, rootId: string): Promise<void> {
+  try {
+    await purgeEntry(caller, rootId, false);
+  } catch (error) {
+    const left =
+      error instanceof ConflictError || error instanceof NotFoundError || error instanceof ForbiddenError;
+    console[left ? 'info' : 'error'](
+      JSON.stringify({
+        level: left ? 'info' : 'error',
+        msg: 'a trash entry deleted earlier from a purged subtree was left in the trash',
+        nodeId: rootId,
+        error: String(error),
+      }),
+    );
+  }
+}
+
+async function purgeEntry(caller: Caller, rootId: string, completesRequest: boolean): Promise<void> {
   const {
     root,
     pointer: { deletedAt, purgeStartedAt },
@@ -340,6 +378,9 @@ export async function purgeSubtree(caller: Caller, rootId: string): Promise<void
     const items = (await partitionItems(node.nodeId)).filter(
       (item) => !keptForLast.has(`${item.PK} ${item.SK}`),
     );
+    // Before the partition goes: a task's visibility rests on its process's batch records.
+    for (const nestedRootId of deletedOnTheirOwn(items, rootId))
+      await purgeDeletedEarlier(caller, nestedRootId);
     for (const version of [node, ...(await findVersionsOf(node.nodeId))]) {
       const fileInfo = version.fields.fileInfo as StoredFileInfo | null | undefined;
       if (fileInfo?.fileId) fileIds.add(fileInfo.fileId);
@@ -384,6 +425,6 @@ export async function purgeSubtree(caller: Caller, rootId: string): Promise<void
       { kind: 'purgeNode', nodeId: rootId },
       { kind: 'untrash', deletedAt, rootId },
     ],
-    { completesRequest: true },
+    { completesRequest },
   );
 }

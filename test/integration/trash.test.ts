@@ -175,6 +175,48 @@ describe('the trash', () => {
     for (const id of hidden) expect(walked).not.toContain(id);
   });
 
+  it('purges with a folder what was deleted from it on its own before, which could never come back', async () => {
+    const parent = (await createNode(api, token, folder(environmentId, 'Purged with its past')))
+      .nodeId as string;
+    const earlier = (await createNode(api, token, urlDocument(parent, 'Deleted first'))).nodeId as string;
+    const sub = (await createNode(api, token, folder(parent, 'Sub'))).nodeId as string;
+    const deeper = (await createNode(api, token, urlDocument(sub, 'Deleted from the sub'))).nodeId as string;
+    expect((await remove(earlier)).status).toBe(200);
+    expect((await remove(deeper)).status).toBe(200);
+    expect((await remove(parent)).status).toBe(200);
+    const purge = await api.call('DELETE', `/api/v1/trash/${parent}`, { token });
+    expect(purge.status, purge.text).toBe(204);
+    const listed = (await trash()).map((entry) => entry.nodeId);
+    for (const id of [parent, earlier, deeper]) {
+      expect(listed).not.toContain(id);
+      expect((await restore(id)).status).toBe(404);
+      expect((await api.call('DELETE', `/api/v1/trash/${id}`, { token })).status).toBe(404);
+    }
+  });
+
+  it('an entry left in the trash under a purged parent says it can only be purged, and can be', async () => {
+    const parent = (await createNode(api, token, folder(environmentId, 'Purged, an entry below left')))
+      .nodeId as string;
+    const earlier = (await createNode(api, token, urlDocument(parent, 'Left behind'))).nodeId as string;
+    expect((await remove(earlier)).status).toBe(200);
+    expect((await remove(parent)).status).toBe(200);
+    // The purge of the entry deleted earlier cannot begin: DynamoDB throttles it past the SDK's 3 attempts.
+    session.ctx.stack.dynamoDb.injectFault(
+      'TransactWriteItems',
+      'throttle',
+      3,
+      (request) => request.includes('purgeStartedAt') && request.includes(`NODE#${earlier}`),
+    );
+    const purge = await api.call('DELETE', `/api/v1/trash/${parent}`, { token });
+    expect(purge.status, purge.text).toBe(204);
+    expect((await trash()).map((entry) => entry.nodeId)).toContain(earlier);
+    const refused = await restore(earlier);
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'PARENT_PURGED', parentId: parent });
+    expect((await api.call('DELETE', `/api/v1/trash/${earlier}`, { token })).status).toBe(204);
+    expect((await trash()).map((entry) => entry.nodeId)).not.toContain(earlier);
+  });
+
   it('leaves restoring and purging an environment to system administrators, as deleting one', async () => {
     const doomed = (
       await createNode(api, token, { '@type': 'NodeElement', nodeType: 'ENVIRONMENT', name: 'Doomed' })

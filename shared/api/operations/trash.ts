@@ -30,7 +30,8 @@ export const restoreNode = defineOperation({
   description:
     'Environment admins. The subtree a delete took comes back as it was: every object live again under its ' +
     'parent (in lists and counts), with its published copy and its process edges, each at its next version. ' +
-    'The parent must be live (409 PARENT_DELETED: restore it first). Tasks and edges restored into a process ' +
+    'The parent must be live (409 PARENT_DELETED: restore it first; PARENT_PURGED: it is gone for good, and ' +
+    'this subtree can only be purged). Tasks and edges restored into a process ' +
     `may not take it past ${DIAGRAM_LIMITS.tasksPerProcess} tasks or ${DIAGRAM_LIMITS.edgesPerProcess} edges ` +
     '(409 TOO_MANY_TASKS or TOO_MANY_EDGES, nothing restored); a process restored with its own tasks and edges ' +
     'has room for them. A restore cut short is finished by ' +
@@ -44,7 +45,7 @@ export const restoreNode = defineOperation({
     403: problem('Needs the environment admin role'),
     404: problem('Not in the trash (never deleted, restored, purged or expired)'),
     409: problem(
-      'PARENT_DELETED, PURGE_UNDER_WAY, TOO_MANY_TASKS or TOO_MANY_EDGES (a process would hold more than ' +
+      'PARENT_DELETED, PARENT_PURGED, PURGE_UNDER_WAY, TOO_MANY_TASKS or TOO_MANY_EDGES (a process would hold more than ' +
         `${DIAGRAM_LIMITS.tasksPerProcess} tasks or ${DIAGRAM_LIMITS.edgesPerProcess} edges), or WRITE_CONFLICT ` +
         '(repeat the restore)',
     ),
@@ -63,7 +64,9 @@ export const purgeTrash = defineOperation({
   summary: 'Purge a deleted subtree for good',
   description:
     'Environment admins. The subtree in the trash is deleted for good: its objects, their versions, the edges ' +
-    'and links kept for a restore, and the files of its documents (of every version). Not while a restore of ' +
+    'and links kept for a restore, and the files of its documents (of every version); then what was ' +
+    'deleted from the subtree on its own before (its own trash entries, which nothing could restore now). ' +
+    'Not while a restore of ' +
     'it has begun and not finished (409 RESTORE_UNDER_WAY: repeat the restore, then delete and purge); once ' +
     'a purge has begun no restore can, and a purge cut short is finished by repeating it.',
   tag: 'Common',
