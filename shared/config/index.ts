@@ -113,7 +113,7 @@ const serviceEnvSchema = z
     WEBHOOK_ALLOW_LOOPBACK: z._default(z.enum(['true', 'false']), 'false'),
     /**
      * The waits before each retry of a failed delivery, seconds, comma-separated (default 5,30,120,600,
-     * 1800,3600,10800: eight attempts over 4 h 45 min, then the delivery is parked).
+     * 1800,3600,10800: eight attempts over 4 h 43 min, then the delivery is parked).
      */
     WEBHOOK_RETRY_SECONDS: z.optional(
       z

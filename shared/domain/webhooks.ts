@@ -49,7 +49,7 @@ export function subscribed(filters: readonly string[], type: EventType): boolean
 
 /**
  * How long a failed delivery waits before its next attempt: after the first failure 5 s, then 30 s,
- * 2 min, 10 min, 30 min, 1 h and 3 h. Eight attempts over about 4 h 45 min; a delivery that fails them
+ * 2 min, 10 min, 30 min, 1 h and 3 h. Eight attempts over about 4 h 43 min; a delivery that fails them
  * all is parked (its log kept, replayable by an administrator).
  */
 export const RETRY_DELAYS_SECONDS = [5, 30, 120, 600, 1800, 3600, 10_800] as const;

@@ -212,6 +212,8 @@ function changeOf(write: Write, committed: (ref: BatchRef) => boolean): Draft | 
     };
   }
   if (sk.startsWith('GRANT#')) {
+    // The same role saved again (a sync client's repeated PUT) changes nothing a reader can see.
+    if (before && after && before.role === after.role) return undefined;
     return {
       ...blank,
       kind: !before ? 'GRANTED' : !after ? 'REVOKED' : 'GRANT_CHANGED',

@@ -286,6 +286,9 @@ describe('the change feed', () => {
     const reader = await api.login('feed-reader', PASSWORD);
     const start = (await follow(reader)).cursor;
     await grant(api, admin, visible.nodeId, readerId, 'READER');
+    // The same role again changes nothing; another role is a change.
+    await grant(api, admin, visible.nodeId, readerId, 'READER');
+    await grant(api, admin, visible.nodeId, readerId, 'EDITOR');
     const inside = await createNode(api, admin, urlDocument(visible.nodeId, 'Inside'));
     const outside = await createNode(api, admin, urlDocument(hidden.nodeId, 'Outside'));
     const revoked = await api.call('DELETE', `/api/v1/items/${visible.nodeId}/grants/${readerId}`, {
@@ -295,8 +298,12 @@ describe('the change feed', () => {
     await settled();
     const seen = (await follow(reader, start)).changes;
     // After the revoke the reader may read nothing: only its own grant's changes remain.
-    expect(seen.map((c) => c.kind)).toEqual(['GRANTED', 'REVOKED']);
-    expect(seen.map((c) => (c as Change & { role: string | null }).role)).toEqual(['READER', 'READER']);
+    expect(seen.map((c) => c.kind)).toEqual(['GRANTED', 'GRANT_CHANGED', 'REVOKED']);
+    expect(seen.map((c) => (c as Change & { role: string | null }).role)).toEqual([
+      'READER',
+      'EDITOR',
+      'EDITOR',
+    ]);
     expect(seen.every((c) => c.principalId === readerId && c.nodeId === visible.nodeId)).toBe(true);
     // The admin sees all of it.
     const all = (await follow(admin, start)).changes;

@@ -37,7 +37,7 @@ export const createWebhook = defineOperation({
     'relation.*, grant.*, …) under the scope (an environment or folder; none: the whole library, system ' +
     'administrators only) is POSTed to `url` as `{ type, timestamp, data: <Change> }`, signed per the ' +
     'Standard Webhooks specification with the `secret` of the answer (shown now only). https only, to ' +
-    'public addresses; failed deliveries are retried over about 4 h 45 min, then parked.',
+    'public addresses; failed deliveries are retried over about 4 h 43 min, then parked.',
   tag: 'Common',
   request: { body: webhookPayloadSchema },
   responses: {
