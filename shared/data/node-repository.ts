@@ -101,6 +101,23 @@ export function findParentNodes(nodeIds: string[], options: CopyReads = {}): Pro
 }
 
 /**
+ * Parents as a view of `copy` names them: a published view by their published copies (a name changed since
+ * is not published), one never published by its working copy.
+ */
+export async function findParentNodesAsShown(
+  nodeIds: string[],
+  { copy = 'DRAFT', consistent = true }: CopyReads,
+): Promise<ParentNode[]> {
+  if (copy === 'DRAFT') return findParentNodes(nodeIds, { consistent });
+  const [published, working] = await Promise.all([
+    findParentNodes(nodeIds, { consistent, copy }),
+    findParentNodes(nodeIds, { consistent }),
+  ]);
+  const publishedById = new Map(published.map((node) => [node.nodeId, node]));
+  return working.map((node) => publishedById.get(node.nodeId) ?? node);
+}
+
+/**
  * Live children of a node, strongly consistent (for a process's tasks, an entity's attributes): their
  * working copies, or the published copies of those that have one.
  */

@@ -91,7 +91,7 @@ export function toDetailedElement(node: Node, parentVisible: boolean): DetailedE
  */
 export function toTypedElement(
   node: Node,
-  parent: Node | null,
+  parent: Pick<Node, 'name' | 'nodeType' | 'nodeId'> | null,
   children: Record<string, Node[]>,
   extra: Record<string, unknown> = {},
 ): TypedElement {

@@ -16,6 +16,7 @@
  *   pageSize ÷ (share of objects modified since) objects per page.
  */
 
+import type { NodeCopy } from '#shared/data/keys.ts';
 import { listPartition } from '#shared/data/list-indexes.ts';
 import {
   type EntryFilter,
@@ -28,7 +29,7 @@ import {
   skippableByCount,
 } from '#shared/data/list-repository.ts';
 import { type NodeCounts, readCounts, sumCounts } from '#shared/data/node-counts.ts';
-import { findNodeWithCounts, findParentNodes } from '#shared/data/node-repository.ts';
+import { findNodeWithCounts, findParentNodesAsShown } from '#shared/data/node-repository.ts';
 import { readRelationCountsOf } from '#shared/data/relation-repository.ts';
 import { NotFoundError, ValidationError } from '#shared/domain/errors.ts';
 import {
@@ -297,19 +298,23 @@ async function collectPage(
 class ParentNames {
   private readonly reads = new Map<string, Promise<Placed | undefined>>();
 
-  /** `known`: a parent already being read (a folder whose children are listed). */
+  /**
+   * `known`: a parent already being read (a folder whose children are listed), as its working copy names
+   * it; `copy`: the copy the list shows, whose view names parents as published (findParentNodesAsShown).
+   */
   constructor(
     private readonly caller: Caller,
     known?: { nodeId: string; read: Promise<Placed | undefined> },
+    private readonly copy: NodeCopy = 'DRAFT',
   ) {
-    if (known) this.reads.set(known.nodeId, known.read);
+    if (known && copy === 'DRAFT') this.reads.set(known.nodeId, known.read);
   }
 
   /** Starts reading the parents not read yet. */
   prefetch(parentIds: readonly (string | null)[]): void {
     const missing = [...new Set(parentIds)].filter((id): id is string => id !== null && !this.reads.has(id));
     if (missing.length === 0) return;
-    const read = findParentNodes(missing, { consistent: false });
+    const read = findParentNodesAsShown(missing, { consistent: false, copy: this.copy });
     for (const id of missing) {
       // Awaited by of(), unless the page failed first.
       this.reads.set(id, awaitedLater(read.then((nodes) => nodes.find((node) => node.nodeId === id))));
@@ -443,6 +448,7 @@ export async function listObjects(
   const parentNames = new ParentNames(
     caller,
     target.kind === 'children' ? { nodeId: target.parentId, read: parentRead } : undefined,
+    p.draft ? 'DRAFT' : 'PUBLISHED',
   );
   const [collected, countedTotal, held, current] = await Promise.all([
     collectPage(
@@ -525,6 +531,7 @@ async function relatedList(
   const parentNames = new ParentNames(
     caller,
     knownParent ? { nodeId: knownParent.nodeId, read: Promise.resolve(knownParent) } : undefined,
+    p.draft ? 'DRAFT' : 'PUBLISHED',
   );
   const inScope = (node: Node) =>
     (target.kind !== 'children' || node.parentId === target.parentId) &&

@@ -3,7 +3,7 @@
  * process's tasks and edges, an entity's attributes). An id of another type is a 404, as is an object the
  * caller may not read.
  */
-import { findLiveChildren, findNode } from '#shared/data/node-repository.ts';
+import { findLiveChildren, findParentNodesAsShown } from '#shared/data/node-repository.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
 import type { Node } from '#shared/domain/node.ts';
 import { type TypedElement, toTypedElement } from '#shared/domain/node-elements.ts';
@@ -13,6 +13,11 @@ import type { Caller } from '#shared/domain/user.ts';
 import { getNode } from './node-reads.ts';
 import { diagramOf, edgeView, publishedDiagramOf } from './process-diagram-service.ts';
 import { relationSummaryOf } from './relation-service.ts';
+
+async function parentAsShown(parentId: string, draft: boolean) {
+  const [parent] = await findParentNodesAsShown([parentId], { copy: draft ? 'DRAFT' : 'PUBLISHED' });
+  return parent ?? null;
+}
 
 const byCreation = (a: Node, b: Node) =>
   a.creationDate.localeCompare(b.creationDate) || a.nodeId.localeCompare(b.nodeId);
@@ -31,7 +36,8 @@ export async function getTypedNode(
   const isProcess = node.nodeType === 'PROCESS';
   const [parent, children, published, relationSummary] = await Promise.all([
     // A parent the caller may not read (a role granted below it) is not named, nor read.
-    canReadParentOf(caller, node) ? findNode(node.parentId as string) : null,
+    // draft=false names it as published.
+    canReadParentOf(caller, node) ? parentAsShown(node.parentId as string, draft) : null,
     // draft=false: the published versions of the children; a process's, those of its published diagram.
     childLists.length > 0 && (draft || !isProcess)
       ? findLiveChildren(node.nodeId, draft ? 'DRAFT' : 'PUBLISHED')

@@ -167,6 +167,42 @@ describe('publishing', () => {
     expect((await retrieve(large, false)).body.version).toBe('1.0000');
   });
 
+  it('a published view names parents as published: a folder renamed since shows its published name', async () => {
+    const folderId = await newFolder('Handbook as published');
+    const document = await createNode(api, token, urlDocument(folderId, 'Chapter'));
+    const never = await newFolder('Never published');
+    const unpublishedParent = await createNode(api, token, urlDocument(never, 'Published alone'));
+    const current = (await retrieve(folderId)).body;
+    expect(
+      (await publish(folderId, { nodeVersionId: current.nodeVersionId }, '?recursive=true')).status,
+    ).toBe(200);
+    expect(
+      (await publish(unpublishedParent.nodeId, { nodeVersionId: unpublishedParent.nodeVersionId })).status,
+    ).toBe(200);
+    await rename(folderId, 'Handbook renamed, not published');
+    const parentName = async (path: string) =>
+      ((await api.call('GET', path, { token })).body as { parent: { name: string } | null }).parent?.name;
+    const listedParent = async (folder: string, draft: boolean) =>
+      (
+        (await api.call('GET', `/api/v1/list/${folder}?draft=${draft}`, { token })).body.results as {
+          parent: { name: string };
+        }[]
+      )[0]?.parent.name;
+    expect(await parentName(`/api/v1/document/documents/${document.nodeId}?draft=false`)).toBe(
+      'Handbook as published',
+    );
+    expect(await listedParent(folderId, false)).toBe('Handbook as published');
+    expect(await parentName(`/api/v1/document/documents/${document.nodeId}`)).toBe(
+      'Handbook renamed, not published',
+    );
+    expect(await listedParent(folderId, true)).toBe('Handbook renamed, not published');
+    // A parent never published is named as it is.
+    expect(await parentName(`/api/v1/document/documents/${unpublishedParent.nodeId}?draft=false`)).toBe(
+      'Never published',
+    );
+    expect(await listedParent(never, false)).toBe('Never published');
+  });
+
   it('publishes a process with more tasks than one transaction holds, its diagram whole', async () => {
     const process = await newProcess('Long chain');
     const count = 45;
