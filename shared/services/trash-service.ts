@@ -224,25 +224,28 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
     }),
   );
   const restoring = new Set(subtree.map((node) => node.nodeId));
-  const edgeSteps = await Promise.all(
-    subtree
-      .filter((node) => node.nodeType === 'PROCESS' || node.nodeType === 'TASK')
-      .map(async (node) => {
-        const processId = node.nodeType === 'PROCESS' ? node.nodeId : (node.parentId as string);
-        const edges = await withPortsOfLiveTasks(await trashedEdges(processId, rootId), restoring, trashed);
-        return edges.map((edge) => ({
-          writes: [{ kind: 'restoreEdge' as const, processId, rootId, edge, stamp: { by, at } }],
-        }));
-      }),
+  // The processes whose edges this delete kept: each read once, however many of its tasks come back.
+  const processIds = new Set(
+    subtree.flatMap((node) =>
+      node.nodeType === 'PROCESS' ? [node.nodeId] : node.nodeType === 'TASK' ? [node.parentId as string] : [],
+    ),
   );
-  const uniqueEdges = [...new Map(edgeSteps.flat().map((s) => [s.writes[0]?.edge.edgeId, s])).values()];
+  const edgeSteps = await Promise.all(
+    [...processIds].map(async (processId) => {
+      const edges = await withPortsOfLiveTasks(await trashedEdges(processId, rootId), restoring, trashed);
+      return edges.map((edge) => ({
+        writes: [{ kind: 'restoreEdge' as const, processId, rootId, edge, stamp: { by, at } }],
+      }));
+    }),
+  );
+  const restoredEdges = edgeSteps.flat();
   await refusePastProcessLimits(
     subtree,
-    uniqueEdges.flatMap((step) => step.writes),
+    restoredEdges.flatMap((step) => step.writes),
   );
   const plan = [
     ...steps,
-    ...uniqueEdges,
+    ...restoredEdges,
     { writes: [{ kind: 'untrash' as const, deletedAt: trashed, rootId }] },
   ];
   // Each restored node takes creates again once it is live (its delete's lease is lifted).

@@ -5,7 +5,15 @@
  * a warm instance that remembers sessions and where the readable roots are.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNode, defaultEnvironmentId, folder, urlDocument } from './helpers/library.ts';
+import {
+  chain,
+  createNode,
+  defaultEnvironmentId,
+  folder,
+  processFolder,
+  processIn,
+  urlDocument,
+} from './helpers/library.ts';
 import { type ApiClient, startTestStack, type TestStack } from './helpers/test-stack.ts';
 
 interface RequestLine {
@@ -140,6 +148,23 @@ describe('deletes', () => {
     expect(link.status).toBeLessThan(300);
     const line = await lineOf('DELETE', `/api/v1/items/${document.nodeId}`, {});
     expect(line.dynamoCalls).toBeGreaterThan(3);
+  });
+});
+
+describe('restores', () => {
+  it('of a process read the edges it kept once, however many of its tasks come back', async () => {
+    const calls = async (tasks: number) => {
+      const environment = await defaultEnvironmentId(api, admin);
+      const processes = await createNode(api, admin, processFolder(environment, `Restored ${tasks}`));
+      const process = await createNode(api, admin, processIn(processes.nodeId, `Restored ${tasks}`));
+      await call(ctx, admin, 'POST', `/api/v1/process/nodes?process=${process.nodeId}`, chain(tasks));
+      await call(ctx, admin, 'DELETE', `/api/v1/items/${process.nodeId}`, {});
+      return (await call(ctx, admin, 'POST', `/api/v1/items/${process.nodeId}/restore`)).line.dynamoCalls;
+    };
+    const [few, many] = [await calls(2), await calls(20)];
+    // Each of 18 tasks more takes two calls (the copy its delete left kept in its history, and its own
+    // bookkeeping), not a third to read the process's kept edges again.
+    expect(many - few).toBeLessThan(3 * 18);
   });
 });
 
