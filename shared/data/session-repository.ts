@@ -8,7 +8,7 @@ import { ServiceUnavailableError } from '#shared/domain/errors.ts';
 import type { Session, User } from '#shared/domain/user.ts';
 import { writtenIfHeld } from './conditional-writes.ts';
 import { sessions, users } from './entities/users.ts';
-import { queryPage } from './keyed-pages.ts';
+import { type PartitionQuery, positionOf, queryPage } from './keyed-pages.ts';
 import { SESSIONS_PARTITION, sessionKey, userKey, userSessionsPartition } from './keys.ts';
 import { getItem, queryAll } from './reads.ts';
 import { GSI1, GSI2 } from './table-schema.ts';
@@ -78,25 +78,27 @@ export async function deleteSession(sessionId: string): Promise<void> {
   await dynamoDb().send(new DeleteCommand({ TableName: config().tableName, Key: sessionKey(sessionId) }));
 }
 
+const SESSIONS_IN_LOGIN_ORDER: PartitionQuery = { partition: SESSIONS_PARTITION, index: GSI2 };
+
 /**
- * A page of the sessions alive at `now`, oldest first: at most `limit` sessions are read (expired ones
- * still count toward it until TTL removes them, so a page may hold fewer), and where the next page starts.
+ * A page of the stored sessions, oldest login first: at most `limit` are read, each with the position just
+ * after it, and where the next page starts. Ended sessions that are not yet deleted (TTL removes them
+ * late, an idle one is deleted when its token is next used) are among them: whether a session is alive
+ * needs the settings and its user (domain/session-life.ts), so the caller leaves them out, and resumes
+ * after the last one it showed (its `position`).
  */
-export async function listLiveSessionsPage(
-  now: string,
+export async function storedSessionsPage(
   limit: number,
   after?: string,
-): Promise<{ sessions: Session[]; next?: string }> {
-  const page = await queryPage(
-    {
-      partition: SESSIONS_PARTITION,
-      index: GSI2,
-      filter: { expression: '#expires > :now', names: { '#expires': 'expiresAt' }, values: { ':now': now } },
-    },
-    limit,
-    after ? { after } : {},
-  );
-  return { sessions: page.items.map(sessions.fromItem), ...(page.next ? { next: page.next } : {}) };
+): Promise<{ entries: { session: Session; position: string }[]; next?: string }> {
+  const page = await queryPage(SESSIONS_IN_LOGIN_ORDER, limit, after ? { after } : {});
+  return {
+    entries: page.items.map((item) => ({
+      session: sessions.fromItem(item),
+      position: positionOf(item, SESSIONS_IN_LOGIN_ORDER),
+    })),
+    ...(page.next ? { next: page.next } : {}),
+  };
 }
 
 /** Ends every session of a user, except `keep` (the caller's own, when they change their password). */

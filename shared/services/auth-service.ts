@@ -6,12 +6,10 @@ import { createSession } from '#shared/data/session-repository.ts';
 import { findUserByUsername } from '#shared/data/user-repository.ts';
 import { UnauthenticatedError } from '#shared/domain/errors.ts';
 import { newId } from '#shared/domain/node.ts';
+import { DAY } from '#shared/domain/session-life.ts';
 import type { Session } from '#shared/domain/user.ts';
 import { countFailedCheck, refuseWhileThrottled } from './login-throttle-checks.ts';
 import { currentSettings } from './settings-service.ts';
-
-const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
 
 export interface LoginResult {
   accessToken: string;

@@ -12,12 +12,11 @@ import {
 import { config } from '#shared/config/index.ts';
 import { deleteSession, findSessionWithUser, touchSession } from '#shared/data/session-repository.ts';
 import { UnauthenticatedError } from '#shared/domain/errors.ts';
+import { DAY, MINUTE, sessionStanding } from '#shared/domain/session-life.ts';
 import { SETTINGS_LIMITS } from '#shared/domain/settings.ts';
 import { type Caller, toPrincipal } from '#shared/domain/user.ts';
 import { currentSettings } from './settings-service.ts';
 
-const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
 /**
  * lastSeenAt is written at most once a minute (a quarter of the idle timeout if that is shorter), so a
  * busy session costs one small write a minute rather than one per call.
@@ -33,7 +32,8 @@ const sessionEnded = (why: string) =>
   new UnauthenticatedError('SESSION_ENDED', `The session has ended (${why}); log in again`);
 
 /**
- * The caller behind a token, if its session is alive: not ended, not idle too long, user active.
+ * The caller behind a token, if its session is alive (domain/session-life.ts): not ended, not idle too
+ * long, user active, no password change since.
  * `whenVerified` runs once the token is known to be ours and in its lifetime, before the session is read:
  * reads that need at most the token's principal may start then, beside it (nothing is answered before
  * this ends, and a session found ended still fails the request).
@@ -56,23 +56,12 @@ export async function authenticate(
       : undefined;
   const { session, user } = recalled ?? (await findSessionWithUser(subject.sessionId, subject.principalId));
   if (!session || session.principalId !== subject.principalId) throw sessionEnded('logged out or revoked');
+  const standing = sessionStanding(session, user, settings, now.getTime());
+  if (!standing.alive) {
+    if (standing.final) await deleteSession(session.sessionId);
+    throw sessionEnded(standing.why);
+  }
   const idleMs = now.getTime() - Date.parse(session.lastSeenAt);
-  const endsAt = Math.min(
-    Date.parse(session.expiresAt),
-    Date.parse(session.createdAt) + settings.webTokenExpiresInDays * DAY,
-  );
-  if (now.getTime() >= endsAt) {
-    await deleteSession(session.sessionId);
-    throw sessionEnded('its lifetime is over');
-  }
-  if (idleMs > settings.sessionTimeoutMinutes * MINUTE) {
-    await deleteSession(session.sessionId);
-    throw sessionEnded('idle for too long');
-  }
-  if (user?.status !== 'ACTIVE') throw sessionEnded('the user is disabled');
-  if (user.sessionsValidFrom && (session.validFrom ?? session.createdAt) < user.sessionsValidFrom) {
-    throw sessionEnded('the password was changed');
-  }
   if (idleMs > touchIntervalMs(settings.sessionTimeoutMinutes)) {
     const at = now.toISOString();
     if (!(await touchSession(session.sessionId, at))) {
@@ -81,12 +70,12 @@ export async function authenticate(
     }
     sessionTouched(session.sessionId, at);
   }
-  if (!recalled && recheckMs > 0) rememberSession(session, user, now.getTime());
+  if (!recalled && recheckMs > 0) rememberSession(session, standing.user, now.getTime());
   return {
-    principal: toPrincipal(user),
+    principal: toPrincipal(standing.user),
     sessionId: session.sessionId,
-    systemAdmin: user.systemAdmin,
-    grants: user.grants ?? {},
+    systemAdmin: standing.user.systemAdmin,
+    grants: standing.user.grants ?? {},
   };
 }
 

@@ -192,6 +192,112 @@ describe('sessions', () => {
   });
 });
 
+describe('the sessions list holds the sessions a token would be accepted for', () => {
+  const DAY = 24 * 3600_000;
+  const putSettings = (SESSION_TIMEOUT: number, WEBTOKEN_EXPIRES_IN: number) =>
+    api.call('PUT', '/api/v1/admin/settings', {
+      token: admin,
+      body: { SESSION_TIMEOUT, WEBTOKEN_EXPIRES_IN },
+    });
+  /** Sets a timestamp of a stored session, as time passing would have (no request is made with it). */
+  const age = async (token: string, field: 'lastSeenAt' | 'createdAt', msAgo: number) => {
+    const { client: table, TableName } = tableClient(ctx.stack);
+    await table.send(
+      new UpdateCommand({
+        TableName,
+        Key: { PK: `SESSION#${claims(token).sid}`, SK: 'SESSION' },
+        UpdateExpression: 'SET #at = :at',
+        ExpressionAttributeNames: { '#at': field },
+        ExpressionAttributeValues: { ':at': new Date(Date.now() - msAgo).toISOString() },
+      }),
+    );
+  };
+  type Listed = { sessionId: string; createdAt: string; expiresAt: string };
+  /** Every session the list shows, walked a page of `pageSize` at a time, and the last page. */
+  const walk = async (pageSize = 1000) => {
+    const listed: Listed[] = [];
+    let cursor = '';
+    let last: { totalRecords: number; totalRecordsExact: boolean; results: Listed[] } | undefined;
+    do {
+      const page = await api.call(
+        'GET',
+        `/api/v1/admin/sessions?pageSize=${pageSize}${cursor ? `&cursor=${cursor}` : ''}`,
+        { token: admin },
+      );
+      expect(page.status, page.text).toBe(200);
+      // A page is empty only at the end of the walk.
+      if (page.body.nextCursor) expect(page.body.results.length).toBeGreaterThan(0);
+      listed.push(...page.body.results);
+      cursor = page.body.nextCursor ?? '';
+      last = page.body;
+    } while (cursor);
+    return { listed, last };
+  };
+  const listedSession = async (token: string) =>
+    (await walk()).listed.find((s) => s.sessionId === claims(token).sid);
+
+  afterAll(async () => {
+    await putSettings(30, 1);
+  });
+
+  it('leaves out a session idle for longer than the idle timeout in force, before its token is used again', async () => {
+    await createUser(api, admin, 'idle-ida');
+    const token = await api.login('idle-ida', PASSWORD);
+    expect(await listedSession(token)).toBeDefined();
+    expect((await putSettings(5, 1)).status).toBe(200);
+    // Ten minutes idle: within the default 30, beyond the new 5.
+    await age(token, 'lastSeenAt', 10 * 60_000);
+    expect(await listedSession(token)).toBeUndefined();
+    // As authentication judges it: with the longer timeout back, the session is alive again, and listed.
+    expect((await putSettings(30, 1)).status).toBe(200);
+    expect(await listedSession(token)).toBeDefined();
+    expect((await api.call('GET', LIST, { token })).status).toBe(200);
+    await putSettings(5, 1);
+    await age(token, 'lastSeenAt', 10 * 60_000);
+    const refused = await api.call('GET', LIST, { token });
+    expect([refused.status, refused.body.code]).toEqual([401, 'SESSION_ENDED']);
+    expect(await listedSession(token)).toBeUndefined();
+    await putSettings(30, 1);
+  });
+
+  it('shows the end a lowered token lifetime sets, and leaves out a session it has ended', async () => {
+    expect((await putSettings(30, 2)).status).toBe(200);
+    await createUser(api, admin, 'lowered-lou');
+    const token = await api.login('lowered-lou', PASSWORD);
+    const older = await api.login('lowered-lou', PASSWORD);
+    const before = await listedSession(token);
+    expect(Math.floor(Date.parse(before?.expiresAt ?? '') / 1000)).toBe(claims(token).exp);
+    expect((await putSettings(30, 1)).status).toBe(200);
+    // Issued for two days: the session now ends a day after its login, as authentication enforces.
+    const after = await listedSession(token);
+    expect(after?.expiresAt).toBe(new Date(Date.parse(after?.createdAt ?? '') + DAY).toISOString());
+    expect(Date.parse(after?.expiresAt ?? '')).toBeLessThan(claims(token).exp * 1000);
+    // Logged in 25 hours ago: within its token's two days, past the one day in force.
+    await age(older, 'createdAt', 25 * 3600_000);
+    expect(await listedSession(older)).toBeUndefined();
+    const ended = await api.call('GET', LIST, { token: older });
+    expect([ended.status, ended.body.code]).toEqual([401, 'SESSION_ENDED']);
+  });
+
+  it('walks past ended sessions a page at a time: no empty page before the end, an exact total at it', async () => {
+    await createUser(api, admin, 'walk-wes');
+    const tokens: string[] = [];
+    for (let i = 0; i < 4; i++) tokens.push(await api.login('walk-wes', PASSWORD));
+    expect((await putSettings(5, 1)).status).toBe(200);
+    // Two sessions in a row that have idled out (a page of one must read past them).
+    await age(tokens[1] as string, 'lastSeenAt', 10 * 60_000);
+    await age(tokens[2] as string, 'lastSeenAt', 10 * 60_000);
+    const whole = await walk();
+    const paged = await walk(1);
+    const sids = (listed: Listed[]) => listed.map((s) => s.sessionId);
+    expect(sids(paged.listed)).toEqual(sids(whole.listed));
+    const mine = sids(paged.listed).filter((sid) => tokens.some((t) => claims(t).sid === sid));
+    expect(mine).toEqual([claims(tokens[0] as string).sid, claims(tokens[3] as string).sid]);
+    expect(paged.last).toMatchObject({ totalRecords: paged.listed.length, totalRecordsExact: true });
+    await putSettings(30, 1);
+  });
+});
+
 describe('grants', () => {
   it('lists who holds which role on an environment', async () => {
     const environmentId = await defaultEnvironmentId(api, admin);

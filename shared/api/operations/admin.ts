@@ -78,10 +78,13 @@ export const listSessions = defineOperation({
   access: authenticated('read'),
   summary: 'Live sessions',
   description:
-    'System administrators only. Oldest first; walked a page at a time like /list: `pageSize` (default 50, at most ' +
-    '1000), then each page’s `nextCursor` as `cursor`. A page reads at most pageSize sessions, so expired sessions ' +
-    'not yet removed can make a page shorter; totalRecords counts what has been walked (totalRecordsExact false) ' +
-    'until the last page.',
+    'System administrators only. The sessions a token would be accepted for now, judged as every request is with ' +
+    'the settings in force (lifetime, idle timeout since `lastSeenAt`, active user, no password change since), ' +
+    'each with the end the server enforces as `expiresAt` (the earlier of its token’s expiry and login time plus ' +
+    'the WEBTOKEN_EXPIRES_IN in force). Oldest first; walked a page at a time like /list: `pageSize` (default 50, ' +
+    'at most 1000), then each page’s `nextCursor` as `cursor`. Ended sessions not yet removed are left out and a ' +
+    'page reads on past them, so it is short only where most of what it reads has ended, and empty only at the ' +
+    'end; totalRecords counts what has been walked (totalRecordsExact false) until the last page.',
   tag: 'User',
   request: { query: cursorQuerySchema },
   responses: {

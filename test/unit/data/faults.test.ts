@@ -33,7 +33,7 @@ import {
   createSession,
   deleteSession,
   findSessionWithUser,
-  listLiveSessionsPage,
+  storedSessionsPage,
   touchSession,
 } from '#shared/data/session-repository.ts';
 import { saveSettings } from '#shared/data/settings-repository.ts';
@@ -105,7 +105,7 @@ const CALLS: [string, () => Promise<unknown>][] = [
   ['findSessionWithUser', () => findSessionWithUser('S1', 'U1')],
   ['touchSession', () => touchSession('S1', '2026-11-22T10:00:00.000Z')],
   ['deleteSession', () => deleteSession('S1')],
-  ['listLiveSessionsPage', () => listLiveSessionsPage('2026-01-01T00:00:00.000Z', 10)],
+  ['storedSessionsPage', () => storedSessionsPage(10)],
   ['createActions', () => createActions([action])],
   ['saveAction', () => saveAction(action, 'V0')],
   ['listActionsOf', () => listActionsOf('U1')],
