@@ -5,9 +5,9 @@ import { forgetSessionsOf } from '#shared/auth/session-checks.ts';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import { ConflictError, NotFoundError } from '#shared/domain/errors.ts';
-import type { GrantRecord, User } from '#shared/domain/user.ts';
+import type { GrantRecord, Principal, User } from '#shared/domain/user.ts';
 import { conditionally } from './conditional-writes.ts';
-import { grants, usernames, users } from './entities/users.ts';
+import { grants, principals, usernames, users } from './entities/users.ts';
 import { queryPage } from './keyed-pages.ts';
 import { GRANT_PREFIX, grantKey, USERS_PARTITION, userKey, usernameKey } from './keys.ts';
 import { batchGetItems, getItem } from './reads.ts';
@@ -23,6 +23,18 @@ export async function findUser(principalId: string): Promise<User | null> {
 /** Many users by id, in no particular order (unknown ones left out), strongly consistent. */
 export async function findUsers(principalIds: string[]): Promise<User[]> {
   return (await batchGetItems(principalIds.map(userKey), { consistent: true })).map(users.fromItem);
+}
+
+/**
+ * The principals (spec §2.6: profile and contact details) of many users, in no particular order (unknown
+ * ones left out), strongly consistent (a profile just changed shows at once); only those attributes are read.
+ */
+export async function findPrincipals(principalIds: string[]): Promise<Principal[]> {
+  const items = await batchGetItems(principalIds.map(userKey), {
+    consistent: true,
+    attributes: principals.attributes(),
+  });
+  return items.map(principals.fromItem);
 }
 
 export async function findUserByUsername(username: string): Promise<User | null> {

@@ -1,6 +1,6 @@
 /** Actions (spec §2.6): tasks assigned to a user about an object, e.g. a training on a process. */
 import * as z from 'zod/mini';
-import { type Node, nameElementSchema } from './node.ts';
+import { type Node, nameElement, nameElementSchema } from './node.ts';
 import { canReadParentOf } from './permissions.ts';
 import {
   calendarDateSchema,
@@ -53,8 +53,12 @@ export const actionsPageSchema = pageOf(actionSchema);
 
 /**
  * An action as kept: its links are not stored (they are built for each answer from the installation's
- * address, never from a request's Host), and it remembers where its object sits, so that an assignee who
- * can no longer read the object no longer sees the action.
+ * address, never from a request's Host). What it names is not shown as kept either: its object, that
+ * object's parent, its assignee and its sender are read as they are when the action is read (actionSeenBy),
+ * so a rename, a publish or a changed profile shows at once. What is kept of them serves as keys (the
+ * object's and parent's nodeIds, the assignee's principalId, which the user's index is built on) and, for a
+ * user no longer there, as what the answer shows of them instead (their username and name, never contact
+ * details: actions assigned now keep none, and those kept by earlier versions are not shown).
  */
 export const storedActionSchema = z.object({
   ...z.omit(actionSchema, { actionUrl: true, targetUrl: true }).shape,
@@ -63,30 +67,56 @@ export const storedActionSchema = z.object({
 });
 export type StoredAction = z.output<typeof storedActionSchema>;
 
+/** A principal without their contact details (email, phone). */
+export const withoutContact = (principal: Principal): Principal => ({
+  ...principal,
+  email: null,
+  phone: null,
+});
+
 /** Spec §2.6 principals: contact details (email, phone) only for the user themselves and system administrators. */
 export function principalSeenBy(viewer: Caller, principal: Principal): Principal {
   if (viewer.systemAdmin || viewer.principal.principalId === principal.principalId) return principal;
-  return { ...principal, email: null, phone: null };
+  return withoutContact(principal);
+}
+
+/** What an action names, as read for an answer (not as the action keeps it). */
+export interface ActionNames {
+  /** Its object, live and readable by the viewer. */
+  target: Pick<Node, 'nodeId' | 'name' | 'nodeType' | 'referenceNumber' | 'parentId' | 'ancestorIds'>;
+  /** The object's parent, if it was read (it is not when the viewer may not read it). */
+  parent: Pick<Node, 'nodeId' | 'name' | 'nodeType'> | null | undefined;
+  /** The current profiles of the users it names (assignee, sender), by principalId. */
+  people: ReadonlyMap<string, Principal>;
 }
 
 /**
- * The action as `viewer` sees it, with links under `apiBase` (this installation's /api/v1 address). Its
- * object's parent is named only to a viewer who may read it (told by where `target`, the object, sits).
+ * The action as `viewer` sees it, with links under `apiBase` (this installation's /api/v1 address), naming
+ * what it is about as `now` has read it: the object's current name and reference number; its parent, to a viewer who may read it
+ * (told by where the object sits), else null; the assignee's and sender's current profiles, contact details
+ * only as principalSeenBy allows (a user no longer there: as the action keeps them, without contact details).
  */
 export function actionSeenBy(
   action: StoredAction,
   viewer: Caller,
   apiBase: string,
-  target: Pick<Node, 'parentId' | 'ancestorIds'>,
+  now: ActionNames,
 ): Action {
   const { targetAncestorIds: _placement, ...fields } = action;
+  const { target, parent, people } = now;
+  const person = (kept: Principal) => people.get(kept.principalId) ?? withoutContact(kept);
   return {
     ...fields,
-    parent: canReadParentOf(viewer, target) ? action.parent : null,
+    targetNode: nameElement(target),
+    targetNodeSequenceNumber: target.referenceNumber ?? '',
+    parent:
+      parent && parent.nodeId === target.parentId && canReadParentOf(viewer, target)
+        ? nameElement(parent)
+        : null,
     actionUrl: `${apiBase}/admin/actions/${action.actionId}`,
     targetUrl: `${apiBase}/items/${action.targetNode.nodeId}`,
-    sentBy: principalSeenBy(viewer, action.sentBy),
-    user: principalSeenBy(viewer, action.user),
+    sentBy: principalSeenBy(viewer, person(action.sentBy)),
+    user: principalSeenBy(viewer, person(action.user)),
   };
 }
 

@@ -2,7 +2,9 @@
  * Actions: assigned by those who may publish the target object to users who can read it, read by their
  * assignee (only their own, spec §4.8), completed by their assignee. Answers show a principal's contact
  * details only to that user and to system administrators, and build their links from the installation's
- * address at answer time.
+ * address at answer time. Answers name the object, its parent, the assignee and the sender as they are
+ * when the action is read (a rename, a publish, a profile changed by an administrator shows at once): read
+ * in batches, beside the reads each answer makes anyway.
  */
 import {
   createActions,
@@ -11,14 +13,16 @@ import {
   listActionsOf,
   saveAction,
 } from '#shared/data/action-repository.ts';
-import { findNode, findNodes } from '#shared/data/node-repository.ts';
-import { findUser } from '#shared/data/user-repository.ts';
+import type { ParentNode } from '#shared/data/entities/nodes.ts';
+import { findNode, findNodes, findParentNodes } from '#shared/data/node-repository.ts';
+import { findPrincipals, findUser } from '#shared/data/user-repository.ts';
 import {
   type Action,
   actionSeenBy,
   type CreateActionsPayload,
   type MyActionsQuery,
   type StoredAction,
+  withoutContact,
 } from '#shared/domain/action.ts';
 import {
   bodyError,
@@ -28,8 +32,8 @@ import {
   ValidationError,
 } from '#shared/domain/errors.ts';
 import { type Node, nameElement, newId, timestamp } from '#shared/domain/node.ts';
-import { can } from '#shared/domain/permissions.ts';
-import { type Caller, callerOf, toPrincipal, type User } from '#shared/domain/user.ts';
+import { can, canReadParentOf } from '#shared/domain/permissions.ts';
+import { type Caller, callerOf, type Principal, toPrincipal, type User } from '#shared/domain/user.ts';
 import { withTargetVersions } from './action-targets.ts';
 import { type Page, pageOf } from './paging.ts';
 
@@ -102,6 +106,7 @@ export async function assignActions(
       dueDate: payload.dueDate,
       creationDate: at,
       nodeVersionId: newId(),
+      // Kept as keys (and the users as what a user no longer there is shown as): answers read them anew.
       targetNode: nameElement(target),
       parent: parent ? nameElement(parent) : null,
       targetNodeSequenceNumber: target.referenceNumber ?? '',
@@ -113,14 +118,44 @@ export async function assignActions(
       onLatestVersion: on === 'LATEST_VERSION',
       onNextPublished: on === 'NEXT_PUBLISHED',
       onLatestPublished: on === 'LATEST_PUBLISHED',
-      sentBy: caller.principal,
-      user: toPrincipal(user),
+      sentBy: withoutContact(caller.principal),
+      user: withoutContact(toPrincipal(user)),
       status: 'OPEN',
       completionDate: null,
     }),
   );
   await createActions(actions);
-  return (await withTargetVersions(actions)).map((action) => actionSeenBy(action, caller, apiBase, target));
+  // Everything it names was just read: the caller as their session has them, the assignees from their items.
+  const people = new Map<string, Principal>([
+    [caller.principal.principalId, caller.principal],
+    ...users.map((user) => [user.principalId, toPrincipal(user)] as const),
+  ]);
+  return (await withTargetVersions(actions)).map((action) =>
+    actionSeenBy(action, caller, apiBase, { target, parent, people }),
+  );
+}
+
+/** The current profiles of the users these actions name (assignees and senders): one BatchGet of each once. */
+async function peopleNamedIn(actions: readonly StoredAction[]): Promise<Map<string, Principal>> {
+  const ids = [...new Set(actions.flatMap((a) => [a.user.principalId, a.sentBy.principalId]))];
+  return new Map((await findPrincipals(ids)).map((principal) => [principal.principalId, principal]));
+}
+
+/**
+ * The parents of these objects that the caller may read (told by where the objects sit: the others are not
+ * read), as they are now, by nodeId: one BatchGet of each once.
+ */
+async function readableParentsOf(
+  caller: Caller,
+  targets: readonly Node[],
+  options: { consistent: boolean },
+): Promise<Map<string, ParentNode>> {
+  const ids = [
+    ...new Set(
+      targets.flatMap((target) => (canReadParentOf(caller, target) ? [target.parentId as string] : [])),
+    ),
+  ];
+  return new Map((await findParentNodes(ids, options)).map((parent) => [parent.nodeId, parent]));
 }
 
 /**
@@ -130,6 +165,31 @@ export async function assignActions(
 async function readableTarget(caller: Caller, action: StoredAction): Promise<Node | null> {
   const target = await findNode(action.targetNode.nodeId);
   return target && !target.deleted && can(caller, target, 'read') ? target : null;
+}
+
+/** One action's object (as readableTarget finds it) and what else it names, as they are now. */
+interface Named {
+  target: Node;
+  parent: ParentNode | undefined;
+  people: Map<string, Principal>;
+}
+
+/**
+ * One action's object (null: the caller no longer sees the action) and, read beside it, the profiles of its
+ * assignee and sender and the object's parent, by the id the action keeps (objects do not move; should one
+ * have moved, its parent now is read after it). A parent the caller may not read is not shown (actionSeenBy).
+ */
+async function readNamed(caller: Caller, action: StoredAction): Promise<Named | null> {
+  const keptParentId = action.parent?.nodeId;
+  const [target, kept, people] = await Promise.all([
+    readableTarget(caller, action),
+    keptParentId ? findParentNodes([keptParentId]) : [],
+    peopleNamedIn([action]),
+  ]);
+  if (!target) return null;
+  if (!target.parentId || !canReadParentOf(caller, target)) return { target, parent: undefined, people };
+  const [parent] = kept[0]?.nodeId === target.parentId ? kept : await findParentNodes([target.parentId]);
+  return { target, parent, people };
 }
 
 /**
@@ -151,10 +211,25 @@ export async function myActions(
       .filter((node) => !node.deleted && can(caller, node, 'read'))
       .map((node) => [node.nodeId, node]),
   );
-  const actions = (await withTargetVersions(matching.filter((a) => readable.has(a.targetNode.nodeId)))).map(
-    (a) => actionSeenBy(a, caller, apiBase, readable.get(a.targetNode.nodeId) as Node),
+  const page = pageOf(
+    matching.filter((a) => readable.has(a.targetNode.nodeId)),
+    'dueDate',
+    query,
   );
-  return pageOf(actions, 'dueDate', query);
+  // What the page's actions name, read for that page only, all at once: the versions they are about, the
+  // parents (as eventually consistent as the objects), the assignee's and senders' profiles.
+  const targetOf = (a: StoredAction) => readable.get(a.targetNode.nodeId) as Node;
+  const [versioned, parents, people] = await Promise.all([
+    withTargetVersions(page.results),
+    readableParentsOf(caller, [...new Set(page.results.map(targetOf))], { consistent: false }),
+    peopleNamedIn(page.results),
+  ]);
+  const results = versioned.map((a) => {
+    const target = targetOf(a);
+    const parent = target.parentId ? parents.get(target.parentId) : undefined;
+    return actionSeenBy(a, caller, apiBase, { target, parent, people });
+  });
+  return { ...page, results };
 }
 
 /**
@@ -177,23 +252,23 @@ export async function getAction(caller: Caller, actionId: string, apiBase: strin
   const action = await findAction(actionId);
   if (!action) throw actionNotFound(actionId);
   const me = caller.principal.principalId;
-  const target = await readableTarget(caller, action);
-  if (!target) throw actionNotFound(actionId);
+  const named = await readNamed(caller, action);
+  if (!named) throw actionNotFound(actionId);
   const seen = async () =>
-    actionSeenBy((await withTargetVersions([action]))[0] as StoredAction, caller, apiBase, target);
+    actionSeenBy((await withTargetVersions([action]))[0] as StoredAction, caller, apiBase, named);
   const mine = action.user.principalId === me || action.sentBy.principalId === me;
-  if (mine || can(caller, target, 'publish')) return seen();
+  if (mine || can(caller, named.target, 'publish')) return seen();
   throw actionNotFound(actionId);
 }
 
 /** The assignee marks their action done, while they can read its object (as they see it: getAction). */
 export async function completeAction(caller: Caller, actionId: string, apiBase: string): Promise<Action> {
   const action = await findAction(actionId);
-  const target =
+  const named =
     action && action.user.principalId === caller.principal.principalId
-      ? await readableTarget(caller, action)
+      ? await readNamed(caller, action)
       : null;
-  if (!action || !target) throw actionNotFound(actionId);
+  if (!action || !named) throw actionNotFound(actionId);
   if (action.status === 'DONE') throw new ConflictError('ACTION_DONE', 'This action is already done');
   const done: StoredAction = {
     ...action,
@@ -202,5 +277,5 @@ export async function completeAction(caller: Caller, actionId: string, apiBase: 
     nodeVersionId: newId(),
   };
   await saveAction(done, action.nodeVersionId);
-  return actionSeenBy((await withTargetVersions([done]))[0] as StoredAction, caller, apiBase, target);
+  return actionSeenBy((await withTargetVersions([done]))[0] as StoredAction, caller, apiBase, named);
 }

@@ -1,6 +1,8 @@
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { actionKey, userKey } from '#shared/data/keys.ts';
 import { buildWorld, createUser, grant, PASSWORD, type World } from './helpers/personas.ts';
-import { type ApiClient, startTestStack, type TestStack } from './helpers/test-stack.ts';
+import { type ApiClient, startTestStack, type TestStack, tableClient } from './helpers/test-stack.ts';
 
 let ctx: TestStack;
 let api: ApiClient;
@@ -34,6 +36,20 @@ const folderInEnvB = async (name: string) =>
       body: { parent: { nodeId: world.envB }, '@type': 'NodeElement', nodeType: 'DOCUMENT_SET', name },
     })
   ).body as { nodeId: string };
+
+/** Renames an object (its detailed retrieve sent back with the new name and `changes`): the object as updated. */
+const rename = async (nodeId: string, name: string, changes: Record<string, unknown> = {}) => {
+  const admin = token('systemAdmin');
+  const { parent: _parent, ...current } = (
+    await api.call('GET', `/api/v1/items/${nodeId}?detail=true`, { token: admin })
+  ).body;
+  const renamed = await api.call('PUT', `/api/v1/items/${nodeId}`, {
+    token: admin,
+    body: { ...current, ...changes, name },
+  });
+  expect(renamed.status, renamed.text).toBe(200);
+  return renamed.body as { nodeId: string; nodeVersionId: string };
+};
 
 describe('actions', () => {
   it('are created one per user with every §2.6 field filled truthfully', async () => {
@@ -459,5 +475,196 @@ describe('actions', () => {
     expect((await api.call('GET', path, { token: senderToken })).status).toBe(404);
     const assigneeToken = await api.login('kept-assignee', PASSWORD);
     expect((await api.call('GET', path, { token: assigneeToken })).status).toBe(200);
+  });
+  it("names its object and the object's parent as they are when it is read, after a rename and a publish", async () => {
+    const admin = token('systemAdmin');
+    const folder = await folderInEnvB('Handbooks');
+    const document = (
+      await api.call('POST', '/api/v1/items', {
+        token: admin,
+        body: {
+          parent: { nodeId: folder.nodeId },
+          '@type': 'Document',
+          nodeType: 'DOCUMENT',
+          documentType: 'URL',
+          url: 'https://example.com/handbook',
+          name: 'Handbook draft',
+        },
+      })
+    ).body;
+    const assignee = await createUser(api, admin, 'renamed-object-reader');
+    await grant(api, admin, world.envB, assignee, 'READER');
+    const assignOn = async (on: string) =>
+      (
+        await assign({
+          actionType: 'REVIEW',
+          targetNodeId: document.nodeId,
+          users: [assignee],
+          dueDate: '2026-12-31',
+          on,
+        })
+      ).body[0] as { actionId: string };
+    const latestPublished = await assignOn('LATEST_PUBLISHED');
+    const latestVersion = await assignOn('LATEST_VERSION');
+
+    const edited = await rename(document.nodeId, 'Handbook 2027', { referenceNumber: 'HB-2027' });
+    const published = await api.call('POST', `/api/v1/items/${document.nodeId}/publish`, {
+      token: admin,
+      body: { nodeVersionId: edited.nodeVersionId },
+    });
+    expect(published.status, published.text).toBe(200);
+    const [version] = published.body;
+    await rename(folder.nodeId, 'Handbooks (current)');
+
+    const assigneeToken = await api.login('renamed-object-reader', PASSWORD);
+    const named = {
+      targetNode: {
+        '@type': 'NameElement',
+        nodeId: document.nodeId,
+        name: 'Handbook 2027',
+        nodeType: 'DOCUMENT',
+      },
+      targetNodeSequenceNumber: 'HB-2027',
+      parent: {
+        '@type': 'NameElement',
+        nodeId: folder.nodeId,
+        name: 'Handbooks (current)',
+        nodeType: 'DOCUMENT_SET',
+      },
+    };
+    const one = (id: string, as: string) => api.call('GET', `/api/v1/admin/actions/${id}`, { token: as });
+    for (const as of [assigneeToken, admin]) {
+      const read = await one(latestPublished.actionId, as);
+      expect(read.status, read.text).toBe(200);
+      expect(read.body).toMatchObject({
+        ...named,
+        targetNodeVersionId: version.nodeVersionId,
+        targetVersion: version.version,
+      });
+      expect((await one(latestVersion.actionId, as)).body).toMatchObject(named);
+    }
+    const mine = await api.call('GET', '/api/v1/users/me/actions', { token: assigneeToken });
+    expect(mine.body.results).toHaveLength(2);
+    for (const action of mine.body.results) expect(action).toMatchObject(named);
+    const done = await api.call('POST', `/api/v1/users/me/actions/${latestVersion.actionId}/done`, {
+      token: assigneeToken,
+    });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body).toMatchObject(named);
+    expect(`${mine.text}${done.text}`).not.toMatch(/Handbook draft|"Handbooks"/);
+  });
+
+  it('shows its assignee and sender as their profiles are now: contact details removed are gone at once', async () => {
+    const admin = token('systemAdmin');
+    const folder = await folderInEnvB('Profiles');
+    const sender = await createUser(api, admin, 'profile-sender');
+    const assignee = await createUser(api, admin, 'profile-assignee');
+    await grant(api, admin, folder.nodeId, sender, 'ENVIRONMENT_ADMIN');
+    await grant(api, admin, folder.nodeId, assignee, 'READER');
+    const patch = async (principalId: string, body: Record<string, unknown>) => {
+      const patched = await api.call('PATCH', `/api/v1/admin/users/${principalId}`, { token: admin, body });
+      expect(patched.status, patched.text).toBe(200);
+    };
+    const contact = { email: 'assignee@example.com', phone: '+41 44 111 11 11' };
+    await patch(assignee, { name: 'Assignee', ...contact });
+    await patch(sender, { name: 'Sender', email: 'sender@example.com', phone: '+41 44 222 22 22' });
+    const senderToken = await api.login('profile-sender', PASSWORD);
+    const assigneeToken = await api.login('profile-assignee', PASSWORD);
+    const sent = await api.call('POST', '/api/v1/admin/actions', {
+      token: senderToken,
+      body: { actionType: 'TRAINING', targetNodeId: folder.nodeId, users: [assignee], dueDate: '2027-06-01' },
+    });
+    expect(sent.status, sent.text).toBe(201);
+    const path = `/api/v1/admin/actions/${sent.body[0].actionId}`;
+    expect((await api.call('GET', path, { token: assigneeToken })).body.user).toMatchObject({
+      name: 'Assignee',
+      ...contact,
+    });
+
+    await patch(assignee, { name: 'Renamed', email: null, phone: null });
+    await patch(sender, { name: 'Sender renamed' });
+    const renamed = {
+      user: {
+        principalId: assignee,
+        username: 'profile-assignee',
+        name: 'Renamed',
+        email: null,
+        phone: null,
+      },
+      sentBy: { principalId: sender, username: 'profile-sender', name: 'Sender renamed' },
+    };
+    const mine = await api.call('GET', '/api/v1/users/me/actions', { token: assigneeToken });
+    expect(mine.body.results).toMatchObject([renamed]);
+    for (const as of [assigneeToken, senderToken, admin])
+      expect((await api.call('GET', path, { token: as })).body).toMatchObject(renamed);
+    const everything = `${mine.text}${(await api.call('GET', path, { token: admin })).text}`;
+    expect(everything).not.toContain('assignee@example.com');
+    expect(everything).not.toContain('+41 44 111 11 11');
+
+    // Contact details added later show as the rule says: to the user and to system administrators only.
+    await patch(assignee, { email: 'new-assignee@example.com' });
+    expect((await api.call('GET', path, { token: assigneeToken })).body.user.email).toBe(
+      'new-assignee@example.com',
+    );
+    expect((await api.call('GET', path, { token: admin })).body.user.email).toBe('new-assignee@example.com');
+    const bySender = (await api.call('GET', path, { token: senderToken })).body;
+    expect(bySender.user).toMatchObject({ email: null, phone: null });
+    expect(bySender.sentBy).toMatchObject({ email: 'sender@example.com', phone: '+41 44 222 22 22' });
+    expect((await api.call('GET', path, { token: assigneeToken })).body.sentBy).toMatchObject({
+      email: null,
+      phone: null,
+    });
+    const done = await api.call('POST', `${path.replace('/admin/actions/', '/users/me/actions/')}/done`, {
+      token: assigneeToken,
+    });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.user).toMatchObject({ name: 'Renamed', email: 'new-assignee@example.com', phone: null });
+    expect(done.body.sentBy).toMatchObject({ name: 'Sender renamed', email: null, phone: null });
+  });
+  it('shows a user no longer there as it keeps them, without contact details (which it does not keep)', async () => {
+    const admin = token('systemAdmin');
+    const folder = await folderInEnvB('Left behind');
+    const sender = await createUser(api, admin, 'gone-sender');
+    const assignee = await createUser(api, admin, 'stays-assignee');
+    await grant(api, admin, folder.nodeId, sender, 'ENVIRONMENT_ADMIN');
+    await grant(api, admin, folder.nodeId, assignee, 'READER');
+    const profile = await api.call('PATCH', `/api/v1/admin/users/${sender}`, {
+      token: admin,
+      body: { name: 'Gone sender', email: 'gone@example.com', phone: '+41 44 333 33 33' },
+    });
+    expect(profile.status, profile.text).toBe(200);
+    const sent = await api.call('POST', '/api/v1/admin/actions', {
+      token: await api.login('gone-sender', PASSWORD),
+      body: { actionType: 'APPROVAL', targetNodeId: folder.nodeId, users: [assignee], dueDate: '2027-07-01' },
+    });
+    expect(sent.status, sent.text).toBe(201);
+    const { actionId } = sent.body[0];
+    const { client: table, TableName } = tableClient(ctx.stack);
+    // What the action keeps of its users: who they were, never how to reach them.
+    const kept = (await table.send(new GetCommand({ TableName, Key: actionKey(actionId) }))).Item;
+    expect(kept?.sentBy).toMatchObject({
+      principalId: sender,
+      name: 'Gone sender',
+      email: null,
+      phone: null,
+    });
+    // No endpoint removes a user; an operator might remove the item.
+    await table.send(new DeleteCommand({ TableName, Key: userKey(sender) }));
+    const gone = {
+      principalId: sender,
+      username: 'gone-sender',
+      name: 'Gone sender',
+      email: null,
+      phone: null,
+    };
+    const assigneeToken = await api.login('stays-assignee', PASSWORD);
+    for (const as of [assigneeToken, admin]) {
+      const read = await api.call('GET', `/api/v1/admin/actions/${actionId}`, { token: as });
+      expect(read.status, read.text).toBe(200);
+      expect(read.body.sentBy).toMatchObject(gone);
+    }
+    const mine = await api.call('GET', '/api/v1/users/me/actions', { token: assigneeToken });
+    expect(mine.status, mine.text).toBe(200);
+    expect(mine.body.results).toMatchObject([{ actionId, sentBy: gone, user: { principalId: assignee } }]);
   });
 });

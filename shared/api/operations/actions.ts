@@ -38,7 +38,10 @@ export const getAction = defineOperation({
   routes: [{ method: 'GET', path: `${API_PREFIX}/admin/actions/{actionId}` }],
   access: authenticated('read'),
   summary: 'One action',
-  description: 'For its assignee, its sender, those who may publish its object, and system administrators.',
+  description:
+    'For its assignee, its sender, those who may publish its object, and system administrators. It names its ' +
+    'object, the object’s parent, its assignee and its sender as they are now (a rename or a changed profile ' +
+    'shows at once).',
   tag: 'Action',
   request: { path: actionPathSchema },
   responses: {

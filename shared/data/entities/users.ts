@@ -3,7 +3,13 @@
  * How items of the single table are described: ../entity.ts; which key serves which query: ../table-schema.ts.
  */
 import * as z from 'zod/mini';
-import { grantSchema, sessionSchema, userSchema } from '#shared/domain/user.ts';
+import {
+  grantSchema,
+  type Principal,
+  principalSchema,
+  sessionSchema,
+  userSchema,
+} from '#shared/domain/user.ts';
 import { defineEntity } from '../entity.ts';
 import {
   grantKey,
@@ -22,6 +28,13 @@ export const users = defineEntity({
   schema: userSchema,
   keys: (user) => ({ ...userKey(user.principalId), ...usersIndexKeys(user.username) }),
 });
+
+/** A user's item as answers naming them read it: their principal only (a projection), never the hash or grants. */
+const principalOnlySchema = z.object(principalSchema.shape);
+export const principals = {
+  attributes: (): readonly string[] => Object.keys(principalSchema.shape),
+  fromItem: (item: Record<string, unknown>): Principal => principalOnlySchema.parse(item),
+};
 
 /** Keeps usernames unique (case-insensitively) and finds a user by theirs. */
 export const usernames = defineEntity({
