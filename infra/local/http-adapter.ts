@@ -304,7 +304,8 @@ export function createHttpAdapter(
 /** Node answers an `Expect` other than 100-continue with a bare 417; API Gateway's answers are problem+json. */
 export function answerUnmetExpectation(req: IncomingMessage, res: ServerResponse): void {
   const requestId = randomUUID();
-  const problem = problemResponse(new ExpectationFailedError(String(req.headers.expect)), requestId, '');
+  const path = (req.url ?? '').split('?')[0] ?? '';
+  const problem = problemResponse(new ExpectationFailedError(String(req.headers.expect)), requestId, path);
   res.setHeader('connection', 'close');
   send(res, problem, requestId);
   req.resume();

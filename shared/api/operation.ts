@@ -192,13 +192,17 @@ export function documentedResponses(operation: OperationDeclaration): Record<num
         ? 'Invalid input: `errors` names each field (JSON path) and the rule it breaks'
         : 'A path or query parameter that is not valid (or not well-formed percent-encoded UTF-8)',
     ),
+    // Any request, whatever it carries: API Gateway's payload limit, and an Expect the API cannot meet.
+    413: problem('The request is larger than 10 MB'),
+    417: problem('An Expect header other than 100-continue'),
     500: problem('A bug: the body carries only the requestId to quote'),
     503: problem('Temporarily unavailable (throttling); retry after Retry-After seconds'),
   };
   if (request.body) {
     const { mediaType, maxBytes } = request.bodyFormat ?? JSON_BODY;
     responses[413] = problem(`The body is larger than ${maxBytes / 1024} KiB`);
-    responses[415] = problem(`The body is not sent as ${mediaType}`);
+    const alike = mediaType === 'application/octet-stream' ? '' : ` (or a +${mediaType.split('/')[1]} type)`;
+    responses[415] = problem(`The body is not sent as ${mediaType}${alike}`);
   }
   if (withSession) responses[401] = problem('No token, an invalid or expired token, or an ended session');
   if (withSession && changes) responses[403] = problem('A cookie-authenticated request from another site');

@@ -155,7 +155,11 @@ describe('requests the adapter cannot take as sent', () => {
     );
     expect(answer).toMatch(/^HTTP\/1\.1 417 /);
     expect(answer).toMatch(/content-type: application\/problem\+json/i);
-    expect(problemOf(answer)).toMatchObject({ status: 417, code: 'EXPECTATION_FAILED' });
+    expect(problemOf(answer)).toMatchObject({
+      status: 417,
+      code: 'EXPECTATION_FAILED',
+      instance: '/api/v1/items',
+    });
     expect(lastEvent).toBeUndefined();
   });
 
