@@ -92,12 +92,15 @@ export const createNodePayloadSchema = named(
  */
 const textAsStored = (maxLength: number) => z.optional(z.nullable(z.string().check(z.maxLength(maxLength))));
 const textKeptIfUnchanged = {
+  // A name stored before it counted as blank (made of fillers) or held control characters.
+  name: z.string().check(z.maxLength(LIMITS.nameLength)),
   referenceNumber: textAsStored(LIMITS.referenceNumberLength),
   richTextDescription: textAsStored(LIMITS.richTextDescriptionLength),
   url: textAsStored(URL_MAX_LENGTH),
 };
 /** The rules those fields are held to when an update changes them. */
 const changedTextSchema = z.object({
+  name: z.optional(nameSchema),
   referenceNumber: writableFields.referenceNumber,
   richTextDescription: writableFields.richTextDescription,
   url: z.optional(z.nullable(linkSchema)),

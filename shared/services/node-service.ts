@@ -358,6 +358,7 @@ export async function updateNode(
     ]);
   }
   const textErrors = changedTextErrors(payload, {
+    name: current.name,
     referenceNumber: current.referenceNumber,
     richTextDescription: current.richTextDescription,
     url: current.fields.url,

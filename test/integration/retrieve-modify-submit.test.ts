@@ -133,6 +133,33 @@ describe('retrieve, modify locally, submit (spec §4.5)', () => {
     }
   });
 
+  it('takes a name stored before it counted as blank back unchanged, and refuses another blank one', async () => {
+    const created = await createOfType(api, token, environmentId, 'DOCUMENT', 'Named with a filler');
+    const { client: table, TableName } = tableClient(ctx.stack);
+    await table.send(
+      new UpdateCommand({
+        TableName,
+        Key: { PK: `NODE#${created.nodeId}`, SK: 'DRAFT' },
+        UpdateExpression: 'SET #name = :name',
+        ExpressionAttributeNames: { '#name': 'name' },
+        ExpressionAttributeValues: { ':name': '\u3164' },
+      }),
+    );
+    const retrieved = (await api.call('GET', `/api/v1/items/${created.nodeId}`, { token })).body;
+    const described = await api.call('PUT', `/api/v1/items/${created.nodeId}`, {
+      token,
+      body: { ...retrieved, richTextDescription: '<p>Described</p>' },
+    });
+    expect(described.status, described.text).toBe(200);
+    expect(described.body.name).toBe('\u3164');
+    const refused = await api.call('PUT', `/api/v1/items/${created.nodeId}`, {
+      token,
+      body: { ...retrieved, nodeVersionId: described.body.nodeVersionId, name: '\u2800' },
+    });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.errors).toEqual([expect.objectContaining({ path: '$.name', rule: 'not_blank' })]);
+  });
+
   it('works for a task as add-nodes answered it (with its editId)', async () => {
     const process = await createOfType(api, token, environmentId, 'PROCESS', 'Procure to pay');
     const added = await api.call('POST', `/api/v1/process/nodes?process=${process.nodeId}`, {
