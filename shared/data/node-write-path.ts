@@ -616,6 +616,13 @@ export async function commitNodeWrites(
     await keptBeside;
   }
   if (claim) claim.committed = true;
+  // A restore keeps the copy it replaced once it has: a restore a purge cut off writes none where the purge
+  // has already cleared.
+  await keepVersions(writes, tableName, 'after').catch((error: unknown) =>
+    console.error(
+      JSON.stringify({ level: 'error', msg: 'keeping the copy a restore replaced', error: String(error) }),
+    ),
+  );
 }
 
 /**
@@ -625,16 +632,17 @@ export async function commitNodeWrites(
  * beside the transaction costs half what the same put in the transaction would. A delete keeps the live
  * version it ends too (a restore brings back its content under a new version, and the history, a published
  * version included, stays whole), beside its commit: `when` picks the updates' keeping or the deletes'.
- * A restore keeps the deleted copy it replaces, as an update does: the version the delete answered (who
+ * A restore keeps the deleted copy it replaced, after its commit: the version the delete answered (who
  * deleted it, when) stays in the history and can be read by its nodeVersionId.
  */
 async function keepVersions(
   writes: NodeWrite[],
   TableName: string,
-  when: 'before' | 'beside',
+  when: 'before' | 'beside' | 'after',
 ): Promise<void> {
   const replaced = writes.flatMap((w) => {
-    if (w.kind === 'restore') return when === 'before' ? [w.previous] : [];
+    if (w.kind === 'restore') return when === 'after' ? [w.previous] : [];
+    if (when === 'after') return [];
     return w.kind === 'replace' && w.previous && !w.previous.deleted && w.node.deleted === (when === 'beside')
       ? [w.previous]
       : [];

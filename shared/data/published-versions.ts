@@ -18,7 +18,8 @@ export async function firstPublishedVersionSince(nodeId: string, sinceMs: number
       new QueryCommand({
         TableName: config().tableName,
         KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-        FilterExpression: 'nodeStatus = :published',
+        // A publish names itself; the copy a delete left keeps the status it had, but not as a publish.
+        FilterExpression: 'nodeStatus = :published AND publishedNodeVersionId = nodeVersionId',
         ExpressionAttributeValues: {
           ':pk': nodeKey(nodeId).PK,
           ':from': from,

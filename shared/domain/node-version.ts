@@ -14,6 +14,8 @@ export const versionElementSchema = named(
     name: z.string(),
     modificationDate: z.string(),
     lastModifiedByName: z.nullable(z.string()),
+    /** The copy a delete left (and answered): the object as deleted, by whom and when; no publish. */
+    deleted: z.boolean(),
     /** The working copy: the version later writes start from. */
     current: z.boolean(),
   }),
@@ -31,6 +33,7 @@ export const toVersionElement = (node: Node, current: boolean): VersionElement =
   name: node.name,
   modificationDate: node.modificationDate,
   lastModifiedByName: node.modifiedByName ?? null,
+  deleted: node.deleted,
   current,
 });
 

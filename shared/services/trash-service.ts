@@ -345,19 +345,22 @@ export async function purgeSubtree(caller: Caller, rootId: string): Promise<void
 /**
  * An object deleted on its own from a subtree before the subtree's delete has a trash entry of its own,
  * which nothing could restore once its parent is purged: it is purged first, as its own purge would. One
- * that cannot be (throttled past the retries, a restore of it under way) is left in the trash, where a
- * restore says its parent is gone (PARENT_PURGED) and a purge of its own still takes it; the purge around
- * it goes on.
+ * that may not be purged now (a restore of it under way, gone meanwhile) is left in the trash, where a
+ * restore says its parent is gone (PARENT_PURGED) and a purge of its own still takes it, and the purge
+ * around it goes on. Any other failure (throttling) stops the purge around it too, which a repeat finishes:
+ * the link that names this entry goes only with its parent's partition, after it.
  */
 async function purgeDeletedEarlier(caller: Caller, rootId: string): Promise<void> {
   try {
     await purgeEntry(caller, rootId, false);
   } catch (error) {
-    const left =
-      error instanceof ConflictError || error instanceof NotFoundError || error instanceof ForbiddenError;
-    console[left ? 'info' : 'error'](
+    if (
+      !(error instanceof ConflictError || error instanceof NotFoundError || error instanceof ForbiddenError)
+    )
+      throw error;
+    console.info(
       JSON.stringify({
-        level: left ? 'info' : 'error',
+        level: 'info',
         msg: 'a trash entry deleted earlier from a purged subtree was left in the trash',
         nodeId: rootId,
         error: String(error),

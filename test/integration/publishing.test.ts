@@ -604,9 +604,25 @@ describe('actions follow versions (spec §2.6)', () => {
       targetVersion: '1.0000',
     });
 
-    const edited = await rename(document.nodeId, 'Reviewed, edited');
     const action = async (id: string) =>
       (await api.call('GET', `/api/v1/admin/actions/${id}`, { token })).body;
+    // A delete and a restore publish nothing: the copy the delete left is kept, but not as a publish.
+    expect((await api.call('DELETE', `/api/v1/items/${document.nodeId}`, { token, body: {} })).status).toBe(
+      200,
+    );
+    expect((await api.call('POST', `/api/v1/items/${document.nodeId}/restore`, { token })).status).toBe(200);
+    expect((await action(next.actionId)).targetNodeVersionId).toBeNull();
+    const history = (await api.call('GET', `/api/v1/items/${document.nodeId}/versions`, { token })).body;
+    expect(
+      (history.results as { version: string; deleted: boolean }[]).map((v) => [v.version, v.deleted]),
+    ).toEqual([
+      ['1.0002', false],
+      ['1.0001', true],
+      ['1.0000', false],
+      ['0.0001', false],
+    ]);
+
+    const edited = await rename(document.nodeId, 'Reviewed, edited');
     expect((await action(next.actionId)).targetNodeVersionId).toBeNull();
     const [second] = (await publish(document.nodeId, { nodeVersionId: edited.nodeVersionId })).body;
     expect(await action(next.actionId)).toMatchObject({

@@ -5,10 +5,17 @@
  * good with its files.
  */
 import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { createNode, folder, processFolder, processIn, taskNodes, urlDocument } from './helpers/library.ts';
 import { createUser, grant, PASSWORD } from './helpers/personas.ts';
-import { type AdminSession, type ApiClient, bucketClient, withAdminSession } from './helpers/test-stack.ts';
+import {
+  type AdminSession,
+  type ApiClient,
+  bucketClient,
+  tableClient,
+  withAdminSession,
+} from './helpers/test-stack.ts';
 
 let session: AdminSession;
 let api: ApiClient;
@@ -194,10 +201,11 @@ describe('the trash', () => {
     }
   });
 
-  it('an entry left in the trash under a purged parent says it can only be purged, and can be', async () => {
-    const parent = (await createNode(api, token, folder(environmentId, 'Purged, an entry below left')))
+  it('a purge whose purge of an entry deleted earlier fails stops, and a repeat finishes both', async () => {
+    const parent = (await createNode(api, token, folder(environmentId, 'Purged in two goes')))
       .nodeId as string;
-    const earlier = (await createNode(api, token, urlDocument(parent, 'Left behind'))).nodeId as string;
+    const earlier = (await createNode(api, token, urlDocument(parent, 'Deleted first, purged second')))
+      .nodeId as string;
     expect((await remove(earlier)).status).toBe(200);
     expect((await remove(parent)).status).toBe(200);
     // The purge of the entry deleted earlier cannot begin: DynamoDB throttles it past the SDK's 3 attempts.
@@ -207,9 +215,25 @@ describe('the trash', () => {
       3,
       (request) => request.includes('purgeStartedAt') && request.includes(`NODE#${earlier}`),
     );
-    const purge = await api.call('DELETE', `/api/v1/trash/${parent}`, { token });
-    expect(purge.status, purge.text).toBe(204);
-    expect((await trash()).map((entry) => entry.nodeId)).toContain(earlier);
+    const cut = await api.call('DELETE', `/api/v1/trash/${parent}`, { token });
+    expect(cut.status, cut.text).toBe(503);
+    expect((await trash()).map((entry) => entry.nodeId)).toEqual(expect.arrayContaining([parent, earlier]));
+    const again = await api.call('DELETE', `/api/v1/trash/${parent}`, { token });
+    expect(again.status, again.text).toBe(204);
+    const listed = (await trash()).map((entry) => entry.nodeId);
+    expect(listed).not.toContain(parent);
+    expect(listed).not.toContain(earlier);
+  });
+
+  it('an entry left in the trash under a parent purged without it says it can only be purged, and can be', async () => {
+    const parent = (await createNode(api, token, folder(environmentId, 'Purged by an earlier version')))
+      .nodeId as string;
+    const earlier = (await createNode(api, token, urlDocument(parent, 'Left behind'))).nodeId as string;
+    expect((await remove(earlier)).status).toBe(200);
+    expect((await remove(parent)).status).toBe(200);
+    // As a purge made before purges took such entries along left it: the parent's working copy gone.
+    const { client, TableName } = tableClient(session.ctx.stack);
+    await client.send(new DeleteCommand({ TableName, Key: { PK: `NODE#${parent}`, SK: 'DRAFT' } }));
     const refused = await restore(earlier);
     expect(refused.status, refused.text).toBe(409);
     expect(refused.body).toMatchObject({ code: 'PARENT_PURGED', parentId: parent });
