@@ -29,7 +29,7 @@ import {
   skippableByCount,
 } from '#shared/data/list-repository.ts';
 import { type NodeCounts, readCounts, sumCounts } from '#shared/data/node-counts.ts';
-import { findNodeWithCounts, findParentNodesAsShown } from '#shared/data/node-repository.ts';
+import { findNodeWithCounts, findParentNodes, findParentNodesAsShown } from '#shared/data/node-repository.ts';
 import { readRelationCountsOf } from '#shared/data/relation-repository.ts';
 import { NotFoundError, ValidationError } from '#shared/domain/errors.ts';
 import {
@@ -304,10 +304,20 @@ class ParentNames {
    */
   constructor(
     private readonly caller: Caller,
-    known?: { nodeId: string; read: Promise<Placed | undefined> },
+    known?: { nodeId: string; read: Promise<(Placed & Pick<Node, 'publishedNodeVersionId'>) | undefined> },
     private readonly copy: NodeCopy = 'DRAFT',
   ) {
-    if (known && copy === 'DRAFT') this.reads.set(known.nodeId, known.read);
+    if (!known) return;
+    // A published view reads the published copy of a known parent only if it has one.
+    const read =
+      copy === 'DRAFT'
+        ? known.read
+        : known.read.then(async (parent) =>
+            parent?.publishedNodeVersionId
+              ? ((await findParentNodes([parent.nodeId], { consistent: false, copy }))[0] ?? parent)
+              : parent,
+          );
+    this.reads.set(known.nodeId, awaitedLater(read));
   }
 
   /** Starts reading the parents not read yet. */

@@ -74,6 +74,26 @@ describe('list pages', () => {
     expect(second.dynamoRoundTrips).toBe(3);
   });
 
+  it('a folder’s children as published: its published copy, if it has one, read beside the objects', async () => {
+    const publishedChild = async (name: string, withFolder: boolean) => {
+      const parent = await createNode(api, admin, folder(documents, name));
+      const child = await createNode(api, admin, urlDocument(parent.nodeId, `${name}: a child`));
+      const [id, version] = withFolder
+        ? [parent.nodeId, parent.nodeVersionId]
+        : [child.nodeId, child.nodeVersionId];
+      await call(ctx, admin, 'POST', `/api/v1/items/${id}/publish?recursive=true`, {
+        nodeVersionId: version,
+      });
+      return lineOf('GET', `/api/v1/list/${parent.nodeId}?pageSize=50&draft=false`);
+    };
+    const [unpublishedFolder, publishedFolder] = [
+      await publishedChild('Never published', false),
+      await publishedChild('Published with its child', true),
+    ];
+    expect(publishedFolder.dynamoCalls).toBe(unpublishedFolder.dynamoCalls + 1);
+    expect(publishedFolder.dynamoRoundTrips).toBe(unpublishedFolder.dynamoRoundTrips);
+  });
+
   it('everything readable, and one type of it: the roots, then their entries and counts, then the objects with their parents', async () => {
     for (const path of ['/api/v1/list?pageSize=50', '/api/v1/document/list?pageSize=50']) {
       const line = await lineOf('GET', path);
