@@ -251,7 +251,11 @@ export function readLocalStackConfig(env: Env = process.env): LocalStackConfig {
   };
 }
 
-/** Settings of the one-off bootstrap of a deployed stage (first administrator, Default environment). */
+/**
+ * Settings of the one-off bootstrap of a deployed stage (first administrator, Default environment).
+ * `region` is only the one the environment names: infra/stage-region.ts resolves the stage's region from
+ * it and the AWS profile, once, for every client of the bootstrap.
+ */
 export function readBootstrapConfig(env: Env = process.env): {
   adminUsername: string;
   adminPassword: string | undefined;
