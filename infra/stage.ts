@@ -28,6 +28,12 @@ const KEEPS_DATA = /^(prod|production|prod-.+|tenant-.+)$/;
 
 type Context = (key: string) => unknown;
 
+/**
+ * API Gateway's stage throttling (requests per second): the rate is a double and needs only be positive,
+ * the burst is a whole number (CloudFormation's ThrottlingBurstLimit is a 32-bit Integer).
+ */
+const THROTTLE_BURST_RANGE = { min: 1, max: 2_147_483_647, integer: true };
+
 function numberContext(
   context: Context,
   key: string,
@@ -38,7 +44,8 @@ function numberContext(
   if (raw === undefined) return fallback;
   const value = String(raw).trim() === '' ? Number.NaN : Number(raw);
   if (range) {
-    // The functions refuse a value out of range at every request: a stage with one would answer nothing.
+    // The functions refuse a session knob out of range at every request: a stage with one would answer
+    // nothing. CloudFormation refuses a fractional burst only at deploy time.
     if (!(value >= range.min && value <= range.max) || (range.integer && !Number.isInteger(value))) {
       const kind = range.integer ? 'a whole number' : 'a number';
       throw new Error(`Context ${key} must be ${kind} from ${range.min} to ${range.max}, got "${raw}"`);
@@ -92,7 +99,7 @@ export function stageSettings(context: Context): StageSettings {
     name,
     ephemeral,
     throttleRate: numberContext(context, 'throttleRate', 100) as number,
-    throttleBurst: numberContext(context, 'throttleBurst', 200) as number,
+    throttleBurst: numberContext(context, 'throttleBurst', 200, THROTTLE_BURST_RANGE) as number,
     sessionTimeoutMinutes: numberContext(
       context,
       'sessionTimeout',

@@ -344,6 +344,20 @@ describe('stages', () => {
     expect(stageSettings(contextOf({ sessionRecheck: '0' })).sessionRecheckSeconds).toBe(0);
   });
 
+  it('refuses throttling API Gateway would refuse at deploy time: a burst is a whole number, a rate may be a fraction', () => {
+    expect(() => synthesize({ stage: 'pr-7', throttleBurst: '1.5' })).toThrow(
+      /Context throttleBurst must be a whole number from 1 to 2147483647, got "1.5"/,
+    );
+    for (const burst of ['0', '-5', '', 'lots', '3000000000'])
+      expect(() => stageSettings(contextOf({ throttleBurst: burst }))).toThrow(/throttleBurst/);
+    for (const rate of ['0', '-1', '', 'fast', 'Infinity'])
+      expect(() => stageSettings(contextOf({ throttleRate: rate }))).toThrow(
+        /Context throttleRate must be a positive number/,
+      );
+    const settings = stageSettings(contextOf({ throttleRate: '0.5', throttleBurst: '1' }));
+    expect(settings).toMatchObject({ throttleRate: 0.5, throttleBurst: 1 });
+  });
+
   it('reads retainData as true or false in any case, and refuses anything else', () => {
     expect(stageSettings(contextOf({ stage: 'prod', retainData: 'FALSE' })).ephemeral).toBe(true);
     expect(stageSettings(contextOf({ stage: 'pr-7', retainData: 'True' })).ephemeral).toBe(false);
