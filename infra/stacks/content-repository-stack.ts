@@ -2,7 +2,16 @@
  * One installation of the Content Repository: HTTP API, one function per operation of the route table,
  * the single DynamoDB table, the upload bucket and the KMS key that signs access tokens.
  */
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import {
+  CfnOutput,
+  CfnResource,
+  CustomResourceProviderBase,
+  Duration,
+  RemovalPolicy,
+  Stack,
+  type StackProps,
+  Validations,
+} from 'aws-cdk-lib';
 import {
   CorsHttpMethod,
   HttpApi,
@@ -22,7 +31,7 @@ import {
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { type ILogGroup, LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct, IConstruct } from 'constructs';
@@ -255,6 +264,27 @@ export class ContentRepositoryStack extends Stack {
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });
     new CfnOutput(this, 'TokenSigningKeyArn', { value: signingKey.keyArn });
+    this.providersLogTo(logGroup);
+  }
+
+  /**
+   * The functions of CDK's custom resource providers (the token public key's reader, and on ephemeral
+   * stages the buckets' object deleter) log to the stack's log group too. CustomResourceProvider takes no
+   * log settings, and without LoggingConfig Lambda makes each one a /aws/lambda/… group with no retention,
+   * which no stack owns: it would outlive `cdk destroy`. The function refers to the group, so CloudFormation
+   * deletes the group after the function, and so after the custom resources whose deletion runs it.
+   */
+  private providersLogTo(logGroup: ILogGroup): void {
+    for (const provider of this.node.findAll()) {
+      if (!(provider instanceof CustomResourceProviderBase)) continue;
+      const handler = provider.node.tryFindChild('Handler');
+      if (!(handler instanceof CfnResource) || handler.cfnResourceType !== 'AWS::Lambda::Function') {
+        throw new Error(
+          `${provider.node.path} has no Handler function to send to the stack's log group (has aws-cdk-lib changed?)`,
+        );
+      }
+      handler.addPropertyOverride('LoggingConfig', { LogGroup: logGroup.logGroupName });
+    }
   }
 
   /** Where the table's stream parks a batch a consumer still fails after its retries (14 days). */

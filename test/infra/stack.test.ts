@@ -65,6 +65,34 @@ describe('functions', () => {
     }
   });
 
+  it("runs the custom resource providers' functions on the stack's log group too: a stage leaves no log group behind", () => {
+    for (const [template, deletion] of [
+      [dev, 'Delete'],
+      [prod, 'Retain'],
+    ] as const) {
+      const groups = resources(template, 'AWS::Logs::LogGroup');
+      const functionLogs = Object.keys(groups).find((id) => id.startsWith('FunctionLogs'));
+      const functions = Object.entries(resources(template, 'AWS::Lambda::Function'));
+      // The token public key's reader everywhere; the buckets' object deleter where buckets are emptied.
+      const providers = functions.filter(([id]) => /CustomResourceProviderHandler/.test(id));
+      expect(providers.length).toBe(template === dev ? 2 : 1);
+      // Without LoggingConfig, Lambda makes a /aws/lambda/… group that no stack owns and nothing expires.
+      for (const [, fn] of functions) {
+        expect(fn.Properties.LoggingConfig?.LogGroup).toEqual({ Ref: functionLogs });
+      }
+      // The stack's groups are the only ones, each with retention, and go with an ephemeral stage.
+      expect(Object.keys(groups)).toHaveLength(2);
+      for (const group of Object.values(groups)) {
+        expect(group.Properties.RetentionInDays).toBeGreaterThan(0);
+        expect(group.DeletionPolicy).toBe(deletion);
+      }
+    }
+    const autoDelete = Object.keys(resources(dev, 'AWS::Lambda::Function')).filter((id) =>
+      id.startsWith('CustomS3AutoDeleteObjects'),
+    );
+    expect(autoDelete).toHaveLength(1);
+  });
+
   it('shares a role only among operations granted the same access; stream and queue consumers have their own', () => {
     const roleOf = (name: string) => JSON.stringify(functionNamed(name).Properties.Role);
     // Same access (read the table, a session): one role.
