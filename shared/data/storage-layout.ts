@@ -24,8 +24,13 @@ export const UNATTACHED_TAG = { Key: 'upload', Value: 'unattached' } as const;
 
 /** Days after which S3 removes what nobody finished with. */
 export const STORAGE_EXPIRY_DAYS = {
-  /** Chunks of an upload never completed (its receipt's TTL is 1 day after its last chunk). */
-  chunks: 2,
+  /**
+   * Chunks of an upload never completed. S3 counts each chunk's days from its own creation, however
+   * recently the upload's last chunk came: the upload takes chunks for at most 2 days from its start
+   * (UPLOAD_RETENTION.receivingMaxSeconds; its receipt's TTL is a day after its last chunk within that),
+   * so its chunks, none older than it, outlive it by a day, in which its last assembly reads them.
+   */
+  chunks: 3,
   /** An assembled file never attached (its upload's TTL is 7 days after assembly). */
   unattachedFiles: 8,
   /** Parts of a multipart upload an assembly abandoned. */

@@ -8,14 +8,28 @@ import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients/dynamodb.ts';
 import { config } from '#shared/config/index.ts';
 import type { StoredFile, Upload } from '#shared/domain/uploads/upload.ts';
-import { UPLOAD_RETENTION } from '#shared/domain/uploads/upload.ts';
+import {
+  isExpired,
+  oldestReceivingStart,
+  receivingExpiresAtEpoch,
+  UPLOAD_RETENTION,
+} from '#shared/domain/uploads/upload.ts';
 import { updatedIfHeld, writtenIfHeld } from './conditional-writes.ts';
 import { uploads } from './entities/uploads.ts';
 import { UPLOAD_PREFIX, uploadItemKey, userKey } from './keys.ts';
 import { getItem } from './reads.ts';
 
 const epochSeconds = (ms: number) => Math.floor(ms / 1000);
-const LIVE = 'expiresAtEpoch > :nowSeconds';
+/**
+ * isExpired, as a condition: past its expiry, or receiving past its start's maximum (a record written
+ * before the maximum was kept can have a later expiry). Uses #state and liveValues.
+ */
+const LIVE = '(expiresAtEpoch > :nowSeconds AND NOT (#state = :receiving AND createdAt <= :oldestStart))';
+const liveValues = (nowMs: number) => ({
+  ':nowSeconds': epochSeconds(nowMs),
+  ':receiving': 'receiving',
+  ':oldestStart': oldestReceivingStart(nowMs),
+});
 
 /** The user's upload, or null (an expired one is gone, whether or not TTL has removed it yet). */
 export async function findUpload(
@@ -26,7 +40,7 @@ export async function findUpload(
   const item = await getItem(uploadItemKey(principalId, uploadKey));
   if (!item) return null;
   const upload = uploads.fromItem(item);
-  return upload.expiresAtEpoch > epochSeconds(nowMs) ? upload : null;
+  return isExpired(upload, nowMs) ? null : upload;
 }
 
 /**
@@ -41,11 +55,10 @@ export function startUpload(principalId: string, upload: Upload, nowMs: number):
       new PutCommand({
         TableName: config().tableName,
         Item: uploads.toItem(upload, principalId),
-        ConditionExpression:
-          'attribute_not_exists(PK) OR expiresAtEpoch <= :nowSeconds OR #state IN (:attached, :failed)',
+        ConditionExpression: `attribute_not_exists(PK) OR NOT ${LIVE} OR #state IN (:attached, :failed)`,
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: {
-          ':nowSeconds': epochSeconds(nowMs),
+          ...liveValues(nowMs),
           ':attached': 'attached',
           ':failed': 'failed',
         },
@@ -74,7 +87,7 @@ export async function countOpenUploads(principalId: string, nowMs: number): Prom
           ':prefix': UPLOAD_PREFIX,
           ':attached': 'attached',
           ':failed': 'failed',
-          ':nowSeconds': epochSeconds(nowMs),
+          ...liveValues(nowMs),
         },
         Select: 'COUNT',
         ...(startKey ? { ExclusiveStartKey: startKey } : {}),
@@ -87,29 +100,34 @@ export async function countOpenUploads(principalId: string, nowMs: number): Prom
 }
 
 /**
- * Adds a stored chunk to the receipt, if the upload is still receiving. Answers the receipt as it was
- * before (the caller completed the upload if its chunk was the last one missing), or null when the upload
- * is no longer receiving (or expired).
+ * Adds a stored chunk to the receipt of `upload` (as read: the upload that started at its createdAt, not
+ * one started under its key since), if it is still receiving, and moves its expiry to a day after this
+ * chunk, within its start's maximum. Answers the receipt as it was before (the caller completed the upload
+ * if its chunk was the last one missing), or null when that upload is no longer receiving (or expired).
  */
 export async function recordChunk(
   principalId: string,
   uploadKey: string,
+  upload: Pick<Upload, 'createdAt'>,
   chunkNumber: number,
   nowMs: number,
 ): Promise<Upload | null> {
+  const expires = receivingExpiresAtEpoch(upload.createdAt, nowMs);
+  // It reached its maximum while the chunk was stored.
+  if (expires <= epochSeconds(nowMs)) return null;
   return updatedOrNull(
     new UpdateCommand({
       TableName: config().tableName,
       Key: uploadItemKey(principalId, uploadKey),
       UpdateExpression: 'ADD chunks :chunk SET updatedAt = :at, expiresAtEpoch = :expires',
-      ConditionExpression: `#state = :receiving AND ${LIVE}`,
+      ConditionExpression: `#state = :receiving AND ${LIVE} AND createdAt = :createdAt`,
       ExpressionAttributeNames: { '#state': 'state' },
       ExpressionAttributeValues: {
         ':chunk': new Set([chunkNumber]),
         ':at': new Date(nowMs).toISOString(),
-        ':expires': epochSeconds(nowMs) + UPLOAD_RETENTION.receivingSeconds,
-        ':receiving': 'receiving',
-        ':nowSeconds': epochSeconds(nowMs),
+        ':expires': expires,
+        ':createdAt': upload.createdAt,
+        ...liveValues(nowMs),
       },
       ReturnValues: 'ALL_OLD',
     }),
@@ -137,11 +155,10 @@ export async function takeForAssembly(
       ExpressionAttributeNames: { '#state': 'state' },
       ExpressionAttributeValues: {
         ':assembling': 'assembling',
-        ':receiving': 'receiving',
         ':lease': leaseUntilMs,
         ':nowMs': nowMs,
         ':at': new Date(nowMs).toISOString(),
-        ':nowSeconds': epochSeconds(nowMs),
+        ...liveValues(nowMs),
       },
       ReturnValues: 'ALL_NEW',
     }),

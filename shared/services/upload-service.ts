@@ -16,7 +16,12 @@ import {
   UPLOAD_LIMITS,
 } from '#shared/domain/uploads/chunk-rules.ts';
 import { sameFileOrRefuse } from '#shared/domain/uploads/same-file.ts';
-import { isFinished, UPLOAD_RETENTION, type Upload, uploadKeyOf } from '#shared/domain/uploads/upload.ts';
+import {
+  isFinished,
+  receivingExpiresAtEpoch,
+  type Upload,
+  uploadKeyOf,
+} from '#shared/domain/uploads/upload.ts';
 import { unknownUpload } from '#shared/domain/uploads/upload-errors.ts';
 import type { Caller } from '#shared/domain/user.ts';
 
@@ -44,11 +49,14 @@ export async function receiveChunk(
   if (upload.state !== 'receiving') throw uploadClosed(upload);
 
   await putChunk(principalId, uploadKey, plan.chunkNumber, body);
-  const before = await recordChunk(principalId, uploadKey, plan.chunkNumber, Date.now());
+  const before = await recordChunk(principalId, uploadKey, upload, plan.chunkNumber, Date.now());
   if (!before) {
     // The upload moved on (or expired) while the chunk was stored: fine if the chunk was in already.
     const now = await findUpload(principalId, uploadKey, Date.now());
     if (now?.chunks.has(plan.chunkNumber)) return;
+    // Another upload started under the identifier meanwhile (this one had expired): its chunk goes there.
+    if (now?.state === 'receiving')
+      throw new ServiceUnavailableError('The upload started over; retry the chunk');
     throw now ? uploadClosed(now) : unknownUpload(query.resumableIdentifier);
   }
   const completedIt = !before.chunks.has(plan.chunkNumber) && before.chunks.size + 1 === before.totalChunks;
@@ -79,7 +87,8 @@ async function openUpload(
     throw new BadRequestError(
       'TOO_MANY_OPEN_UPLOADS',
       `You have ${UPLOAD_LIMITS.maxOpenUploadsPerUser} uploads that are not attached to a document; attach ` +
-        'them, or wait for them to expire (a day after their last chunk, a week after they completed)',
+        'them, or wait for them to expire (a day after their last chunk and at most 2 days after their first, ' +
+        'a week after they completed)',
       [
         {
           in: 'query',
@@ -102,7 +111,7 @@ async function openUpload(
     state: 'receiving',
     createdAt: at,
     updatedAt: at,
-    expiresAtEpoch: Math.floor(nowMs / 1000) + UPLOAD_RETENTION.receivingSeconds,
+    expiresAtEpoch: receivingExpiresAtEpoch(at, nowMs),
   };
   if (await startUpload(principalId, upload, nowMs)) return upload;
   // Another chunk of the same upload started it first.

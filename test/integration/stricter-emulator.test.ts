@@ -107,10 +107,10 @@ describe.runIf(hasMoto)('the data layer on moto_server', () => {
       expect(await countOpenUploads('U1', now)).toBe(1);
       await putChunk('U1', key, 2, Buffer.from('world'));
       await putChunk('U1', key, 1, Buffer.from('hello'));
-      expect((await recordChunk('U1', key, 2, Date.now()))?.chunks).toEqual(new Set());
-      expect((await recordChunk('U1', key, 2, Date.now()))?.chunks).toEqual(new Set([2]));
+      expect((await recordChunk('U1', key, upload, 2, Date.now()))?.chunks).toEqual(new Set());
+      expect((await recordChunk('U1', key, upload, 2, Date.now()))?.chunks).toEqual(new Set([2]));
       expect(await takeForAssembly('U1', key, Date.now(), Date.now() + 60_000)).toBeNull();
-      expect((await recordChunk('U1', key, 1, Date.now()))?.chunks).toEqual(new Set([2]));
+      expect((await recordChunk('U1', key, upload, 1, Date.now()))?.chunks).toEqual(new Set([2]));
       expect((await takeForAssembly('U1', key, Date.now(), Date.now() + 60_000))?.state).toBe('assembling');
       expect(await takeForAssembly('U1', key, Date.now(), Date.now() + 60_000)).toBeNull();
 

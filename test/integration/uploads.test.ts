@@ -853,26 +853,7 @@ describe('uploads belong to their uploader', () => {
 
   it('an expired upload is gone: its state is a 404 and it cannot be attached', async () => {
     await singleChunk('expired-1', 'old.txt', 'old');
-    const { client, TableName } = tableClient(ctx.stack);
-    const { UpdateCommand, QueryCommand } = await import('@aws-sdk/lib-dynamodb');
-    const principalId = JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString()).sub;
-    const items = await client.send(
-      new QueryCommand({
-        TableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :upload)',
-        ExpressionAttributeValues: { ':pk': `USER#${principalId}`, ':upload': 'UPLOAD#' },
-      }),
-    );
-    const item = items.Items?.find((i) => i.identifier === 'expired-1');
-    expect(item).toBeDefined();
-    await client.send(
-      new UpdateCommand({
-        TableName,
-        Key: { PK: item?.PK, SK: item?.SK },
-        UpdateExpression: 'SET expiresAtEpoch = :past',
-        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
-      }),
-    );
+    await setUploadRecord('expired-1', { expiresAtEpoch: Math.floor(Date.now() / 1000) - 1 });
     expect((await uploadState('expired-1')).status).toBe(404);
     const attach = await api.call('POST', '/api/v1/items', {
       token,
@@ -880,7 +861,78 @@ describe('uploads belong to their uploader', () => {
     });
     expect(attach.status).toBe(404);
   });
+
+  it('an upload resumed every day expires 2 days after its first chunk, before S3 may expire that chunk', async () => {
+    const file = chunked('resumed-daily', fileBytes(3 * 1000, 31), 1000);
+    expect((await sendChunk(file, 1)).status).toBe(200);
+    // It started almost 2 days ago, and its last chunk came 12 hours ago.
+    const startedAt = Date.now() - 2 * DAY_MS + 60_000;
+    await setUploadRecord(file.identifier, {
+      createdAt: new Date(startedAt).toISOString(),
+      expiresAtEpoch: Math.floor(Date.now() / 1000) + 12 * 3600,
+    });
+    expect((await sendChunk(file, 2)).status).toBe(200);
+    const state = await uploadState(file.identifier);
+    expect(state.body).toMatchObject({ state: 'receiving', chunksReceived: 2 });
+    // Not a day after this chunk: 2 days after the first.
+    expect(Date.parse(state.body.expiresAt)).toBe(Math.floor((startedAt + 2 * DAY_MS) / 1000) * 1000);
+  });
+
+  it('past its 2 days an upload is expired, even where its record (written before the limit) says later', async () => {
+    const file = chunked('past-limit', fileBytes(3 * 1000, 32), 1000);
+    expect((await sendChunk(file, 1)).status).toBe(200);
+    expect((await sendChunk(file, 2)).status).toBe(200);
+    await setUploadRecord(file.identifier, {
+      createdAt: new Date(Date.now() - 2 * DAY_MS - 1000).toISOString(),
+      expiresAtEpoch: Math.floor(Date.now() / 1000) + 12 * 3600,
+    });
+    const gone = await uploadState(file.identifier);
+    expect(gone.status).toBe(404);
+    expect(gone.body.code).toBe('UPLOAD_NOT_FOUND');
+    // As for any expired upload: its chunks test absent, it cannot be attached, and a chunk starts anew.
+    expect((await testChunk(file, 1)).status).toBe(204);
+    expect((await testChunk(file, 2)).status).toBe(204);
+    const attach = await api.call('POST', '/api/v1/items', {
+      token,
+      body: fileDocument(file.identifier, file.name),
+    });
+    expect(attach.status).toBe(404);
+    for (const n of [3, 1, 2]) expect((await sendChunk(file, n)).status).toBe(200);
+    expect((await uploadState(file.identifier)).body).toMatchObject({
+      state: 'complete',
+      chunksReceived: 3,
+      sha256: sha256(file.bytes),
+    });
+  });
 });
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Rewrites attributes of the caller's upload record, as time would have. */
+async function setUploadRecord(identifier: string, values: Record<string, unknown>): Promise<void> {
+  const { client, TableName } = tableClient(ctx.stack);
+  const { UpdateCommand, QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+  const principalId = JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString()).sub;
+  const items = await client.send(
+    new QueryCommand({
+      TableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :upload)',
+      ExpressionAttributeValues: { ':pk': `USER#${principalId}`, ':upload': 'UPLOAD#' },
+    }),
+  );
+  const item = items.Items?.find((i) => i.identifier === identifier);
+  expect(item).toBeDefined();
+  const names = Object.keys(values);
+  await client.send(
+    new UpdateCommand({
+      TableName,
+      Key: { PK: item?.PK, SK: item?.SK },
+      UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :v${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#n${i}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, values[name]])),
+    }),
+  );
+}
 
 describe('FILE documents over versions', () => {
   it('replacing the file makes a new version; sending the retrieved document back keeps its file', async () => {

@@ -108,7 +108,8 @@ export const getUpload = defineOperation({
   description:
     'One of your uploads: receiving (with the chunks received), assembling, complete (with size and SHA-256: ' +
     'attach it to a FILE document), failed (with why), or attached (with the document). An upload not completed ' +
-    'expires a day after its last chunk; a complete one not attached, a week after it completed.',
+    'expires a day after its last chunk, and at the latest 2 days after its first however often chunks come ' +
+    '(`expiresAt`); a complete one not attached, a week after it completed. An expired upload is a 404 here.',
   tag: 'Document',
   request: {
     path: z.strictObject({

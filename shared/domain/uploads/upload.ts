@@ -13,6 +13,12 @@ export type UploadState = (typeof UPLOAD_STATES)[number];
 export const UPLOAD_RETENTION = {
   /** An upload whose chunks stop arriving: a day after the last one. */
   receivingSeconds: 24 * 3600,
+  /**
+   * However often its chunks come, an upload takes them for at most this long from its start (its first
+   * chunk): S3 expires each chunk by its own age (STORAGE_EXPIRY_DAYS.chunks, a day longer), so an upload
+   * must end, and its last assembly have read its chunks, before the first of them can go.
+   */
+  receivingMaxSeconds: 2 * 24 * 3600,
   /** An assembled file nobody attaches: a week. */
   completeSeconds: 7 * 24 * 3600,
   /** What an attached upload is remembered for (a second attach is refused by name, not as unknown). */
@@ -67,4 +73,31 @@ export const isFinished = (upload: Pick<Upload, 'state'>): boolean =>
 export const uploadKeyOf = (identifier: string): string =>
   createHash('sha256').update(identifier, 'utf8').digest('base64url').slice(0, 32);
 
-export const isExpired = (upload: Upload, nowMs: number): boolean => upload.expiresAtEpoch * 1000 <= nowMs;
+/**
+ * When a receiving upload started at `createdAt` expires, given a chunk at `nowMs`: a day after that
+ * chunk, but never past its start's maximum (UPLOAD_RETENTION.receivingMaxSeconds).
+ */
+export function receivingExpiresAtEpoch(createdAt: string, nowMs: number): number {
+  return Math.min(
+    Math.floor(nowMs / 1000) + UPLOAD_RETENTION.receivingSeconds,
+    receivingDeadlineEpoch(createdAt),
+  );
+}
+
+const receivingDeadlineEpoch = (createdAt: string): number =>
+  Math.floor(Date.parse(createdAt) / 1000) + UPLOAD_RETENTION.receivingMaxSeconds;
+
+/**
+ * Whether an upload is gone: its record's expiry (the table's TTL, which deletes late) has passed, or it
+ * is still receiving past its start's maximum (a record written before the maximum was kept can say later).
+ */
+export const isExpired = (upload: Upload, nowMs: number): boolean =>
+  upload.expiresAtEpoch * 1000 <= nowMs ||
+  (upload.state === 'receiving' && upload.createdAt <= oldestReceivingStart(nowMs));
+
+/**
+ * A receiving upload that started (createdAt) at this instant or earlier is past its maximum at `nowMs`.
+ * ISO timestamps of one format compare as strings as they do as instants: DynamoDB conditions use it too.
+ */
+export const oldestReceivingStart = (nowMs: number): string =>
+  new Date(nowMs - UPLOAD_RETENTION.receivingMaxSeconds * 1000).toISOString();
