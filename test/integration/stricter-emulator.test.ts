@@ -149,7 +149,10 @@ describe.runIf(hasMoto)('the data layer on moto_server', () => {
       await commitNodeWrites([{ kind: 'create', node: first }]);
       let current = first;
       const next = async (changes: Partial<Node>) => {
-        const node = { ...current, nodeVersionId: newVersionId(), ...changes };
+        const nodeVersionId = newVersionId();
+        // A publish names itself as the published version, as publish-service does.
+        const published = changes.nodeStatus === 'PUBLISHED' ? { publishedNodeVersionId: nodeVersionId } : {};
+        const node = { ...current, nodeVersionId, ...changes, ...published };
         await commitNodeWrites([
           {
             kind: 'replace',
