@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionKey, userKey } from '#shared/data/keys.ts';
+import { createNode, urlDocument } from './helpers/library.ts';
 import { buildWorld, createUser, grant, PASSWORD, type World } from './helpers/personas.ts';
 import { type ApiClient, startTestStack, type TestStack, tableClient } from './helpers/test-stack.ts';
 
@@ -401,19 +402,11 @@ describe('actions', () => {
   it('goes with its object to the trash, comes back with it, and is gone once it is purged', async () => {
     const admin = token('systemAdmin');
     const folder = await folderInEnvB('Policies');
-    const document = (
-      await api.call('POST', '/api/v1/items', {
-        token: admin,
-        body: {
-          parent: { nodeId: folder.nodeId },
-          '@type': 'Document',
-          nodeType: 'DOCUMENT',
-          documentType: 'URL',
-          url: 'https://example.com/policy',
-          name: 'Policy to acknowledge',
-        },
-      })
-    ).body;
+    const document = await createNode(
+      api,
+      admin,
+      urlDocument(folder.nodeId, 'Policy to acknowledge', 'https://example.com/policy'),
+    );
     const assignee = await createUser(api, admin, 'trash-assignee');
     await grant(api, admin, world.envB, assignee, 'READER');
     const action = await assignOne({
@@ -479,19 +472,11 @@ describe('actions', () => {
   it("names its object and the object's parent as they are when it is read, after a rename and a publish", async () => {
     const admin = token('systemAdmin');
     const folder = await folderInEnvB('Handbooks');
-    const document = (
-      await api.call('POST', '/api/v1/items', {
-        token: admin,
-        body: {
-          parent: { nodeId: folder.nodeId },
-          '@type': 'Document',
-          nodeType: 'DOCUMENT',
-          documentType: 'URL',
-          url: 'https://example.com/handbook',
-          name: 'Handbook draft',
-        },
-      })
-    ).body;
+    const document = await createNode(
+      api,
+      admin,
+      urlDocument(folder.nodeId, 'Handbook draft', 'https://example.com/handbook'),
+    );
     const assignee = await createUser(api, admin, 'renamed-object-reader');
     await grant(api, admin, world.envB, assignee, 'READER');
     const assignOn = async (on: string) =>
