@@ -275,8 +275,17 @@ function viewsOf(r: StoredRelation, otherName: string | null): RelationView[] {
     createdByName: r.createdByName,
   };
   if (r.name !== RESPONSIBILITY) return [{ relation: r.name, ...base }];
-  return r.kinds.map((kind) => ({ relation: kind, kinds: [...r.kinds], ...base }));
+  // One entry per kind, in the kinds' fixed order (not the order they were linked in): a cursor inside the
+  // link resumes after a kind, which stays where it is when others are linked or unlinked meanwhile.
+  return RESPONSIBILITY_KINDS.filter((kind) => r.kinds.includes(kind)).map((kind) => ({
+    relation: kind,
+    kinds: [...r.kinds],
+    ...base,
+  }));
 }
+
+/** Where a responsibility kind sorts within its link's entries (kindRank + 1: just after it). */
+const kindRank = (relation: string) => (RESPONSIBILITY_KINDS as readonly string[]).indexOf(relation);
 
 export interface RelationQuery extends CursorRequest {
   direction?: 'out' | 'in' | undefined;
@@ -325,7 +334,8 @@ export async function relationsOf(
       const itemPosition = positionOf(items[i] as Item, partitionQuery);
       return views.map((view, given) => ({
         view,
-        position: given + 1 === views.length ? itemPosition : withinItem(itemPosition, given + 1),
+        position:
+          given + 1 === views.length ? itemPosition : withinItem(itemPosition, kindRank(view.relation) + 1),
       }));
     });
   };
@@ -339,7 +349,9 @@ export async function relationsOf(
       const resume = after === undefined ? undefined : resumePosition(after);
       const started = resume?.given
         ? await itemAt(partitionQuery, resume.item).then(async (item) =>
-            item ? (await placed([item])).slice(resume.given) : [],
+            item
+              ? (await placed([item])).filter((entry) => kindRank(entry.view.relation) >= (resume.given ?? 0))
+              : [],
           )
         : [];
       // One item more than the page needs: whether more follow is then known (a total that only grows).
@@ -365,7 +377,7 @@ export async function relationsOf(
   );
 }
 
-/** The position inside an item's entries after the first `given` of them. */
+/** The position inside an item's entries: before its kinds ranked `given` (kindRank) and later. */
 const withinItem = (item: string, given: number) => JSON.stringify({ item, given });
 
 /** A position as relationsOf gives them: after an item, or inside one (a cursor's, so checked). */

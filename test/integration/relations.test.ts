@@ -261,6 +261,34 @@ describe('deletes, restores, purges and publishes', () => {
     }
   });
 
+  it('a walk stopped inside a link of several kinds loses none when another kind is unlinked meanwhile', async () => {
+    const process = await newProcess('Kinds unlinked during a walk');
+    const role = await newOfType('ROLE');
+    // Linked in an order other than the kinds' own: entries come in the kinds' fixed order.
+    for (const kind of ['support', 'responsible', 'accountable'])
+      expect((await link(process, kind, role)).status).toBe(200);
+    const kinds = (rs: { relation: string }[]) => rs.map((r) => r.relation);
+    expect(kinds(await relationsOf(process))).toEqual(['accountable', 'responsible', 'support']);
+    const page = (cursor?: string) =>
+      api.call(
+        'GET',
+        `/api/v1/items/${process}/relations?pageSize=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { token: admin },
+      );
+    const first = await page();
+    expect(kinds(first.body.results)).toEqual(['accountable']);
+    // The kind returned goes, and one before the next is linked: the walk goes on with what followed.
+    expect((await unlink(process, 'accountable', role)).status).toBe(204);
+    expect((await link(process, 'informed', role)).status).toBe(200);
+    const walked: string[] = [];
+    for (let cursor = first.body.nextCursor; cursor; ) {
+      const next = await page(cursor);
+      walked.push(...kinds(next.body.results));
+      cursor = next.body.nextCursor;
+    }
+    expect(walked).toEqual(['responsible', 'support']);
+  });
+
   it('a page of relations is filled past the links to deleted objects, never empty while more follow', async () => {
     const process = await newProcess('Mostly deleted links');
     const documents = (await Promise.all([1, 2, 3, 4].map((i) => newDocument(`Linked ${i}`)))).sort();
