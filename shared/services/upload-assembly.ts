@@ -7,7 +7,7 @@
 import { assembleFile, ChunkMissingError, deleteChunks } from '#shared/data/upload-objects.ts';
 import { endAssembly, takeForAssembly } from '#shared/data/upload-repository.ts';
 import { ServiceUnavailableError } from '#shared/domain/errors.ts';
-import { newId } from '#shared/domain/node.ts';
+import { newVersionId } from '#shared/domain/node.ts';
 import type { Upload } from '#shared/domain/uploads/upload.ts';
 import { sourceMappedStack } from '#shared/logging/source-mapped-stack.ts';
 import { type AssemblyJob, assembleInBackground } from './upload-dispatch.ts';
@@ -31,7 +31,9 @@ export async function assembleUpload(
   const started = Date.now();
   const upload = await takeForAssembly(principalId, uploadKey, started, started + ASSEMBLY_LEASE_MS[mode]);
   if (!upload) return 'taken';
-  const fileId = newId();
+  // Time-ordered: an upload completed under the identifier a document holds replaces its file only if it
+  // was made after that file (upload-attachments.ts).
+  const fileId = newVersionId();
   try {
     const { size, sha256 } = await assembleFile(principalId, uploadKey, upload.totalChunks, fileId);
     const mismatch = sizeMismatch(upload, size);

@@ -7,11 +7,11 @@
 
 import type { NodeWrite } from '#shared/data/node-write-path.ts';
 import { findUpload } from '#shared/data/upload-repository.ts';
-import { BadRequestError, ConflictError } from '#shared/domain/errors.ts';
+import { BadRequestError, ConflictError, DomainError } from '#shared/domain/errors.ts';
 import { lineBreaksAsLf, storedFileName } from '#shared/domain/file-names.ts';
-import type { Node } from '#shared/domain/node.ts';
+import { type Node, versionIdTime } from '#shared/domain/node.ts';
 import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
-import { type Upload, uploadKeyOf } from '#shared/domain/uploads/upload.ts';
+import { type StoredFile, type Upload, uploadKeyOf } from '#shared/domain/uploads/upload.ts';
 import { unknownUpload } from '#shared/domain/uploads/upload-errors.ts';
 import type { Caller } from '#shared/domain/user.ts';
 
@@ -41,9 +41,14 @@ export async function attachmentFor(
   const uploadKey = uploadKeyOf(sent.uploadIdentifier);
   const upload = await findUpload(principalId, uploadKey, Date.now());
   // Under the identifier it has, a document keeps its file unless the caller has uploaded another since
-  // (resumable.js names an upload by the file's size and name, so an edited file often has the same one).
-  if (keep && sameIdentifier && (!upload || upload.state === 'attached')) return keep;
+  // (resumable.js names an upload by the file's size and name, so an edited file often has the same one):
+  // one still arriving, or finished before the document took its file, is no new file.
+  if (keep && sameIdentifier && !(upload && completedSince(upload, kept, current))) return keep;
   if (!upload) throw unknownUpload(sent.uploadIdentifier, 'body');
+  // The upload this document held before (it became a URL document meanwhile): its file comes back.
+  if (current && upload.state === 'attached' && upload.attachedTo === current.nodeId && upload.file) {
+    return { fileInfo: storedFileInfo(upload, upload.file), claim: () => [] };
+  }
   const file = attachable(upload);
   if (lineBreaksAsLf(sent.name) !== upload.fileName) {
     throw new BadRequestError(
@@ -65,16 +70,28 @@ export async function attachmentFor(
   const { markFileAttached } = await import('#shared/data/file-tags.ts');
   await markFileAttached(file.fileId);
   return {
-    fileInfo: {
-      uploadIdentifier: upload.identifier,
-      name: storedFileName(upload.fileName),
-      size: file.size,
-      contentType: file.contentType,
-      sha256: file.sha256,
-      fileId: file.fileId,
-    },
+    fileInfo: storedFileInfo(upload, file),
     claim: (nodeId, at) => [{ kind: 'claimUpload', principalId, uploadKey, nodeId, at }],
   };
+}
+
+const storedFileInfo = (upload: Upload, file: StoredFile): StoredFileInfo => ({
+  uploadIdentifier: upload.identifier,
+  name: storedFileName(upload.fileName),
+  size: file.size,
+  contentType: file.contentType,
+  sha256: file.sha256,
+  fileId: file.fileId,
+});
+
+/**
+ * Whether the upload is a file completed after the one the document holds was made (its id's time; a file
+ * made before ids kept their time: the document's last write).
+ */
+function completedSince(upload: Upload, kept: StoredFileInfo | null | undefined, current?: Node): boolean {
+  if (upload.state !== 'complete' || !kept?.fileId || !current) return upload.state === 'complete';
+  const keptAt = versionIdTime(kept.fileId) ?? Date.parse(current.modificationDate);
+  return Date.parse(upload.updatedAt) > keptAt;
 }
 
 /** The upload's file, if it can be attached; otherwise a 409 saying why. */
@@ -88,9 +105,22 @@ function attachable(upload: Upload) {
     attached: `is attached to ${upload.attachedTo ?? 'another document'} already; upload the file again to attach it twice`,
   };
   const state = upload.state === 'complete' ? 'assembling' : upload.state;
-  throw new ConflictError(`UPLOAD_${state.toUpperCase()}`, `The upload ${upload.identifier} ${why[state]}`, {
-    uploadState: state,
-  });
+  throw new DomainError(
+    'conflict',
+    `UPLOAD_${state.toUpperCase()}`,
+    `The upload ${upload.identifier} ${why[state]}`,
+    {
+      extensions: { uploadState: state },
+      errors: [
+        {
+          in: 'body',
+          path: '$.fileInfo.uploadIdentifier',
+          rule: 'attachable',
+          message: `must name a complete upload no other document holds (it ${why[state]})`,
+        },
+      ],
+    },
+  );
 }
 
 /** After a claim lost its condition: the upload changed meanwhile (attached elsewhere, or expired). */

@@ -1038,6 +1038,81 @@ describe('FILE documents over versions', () => {
     expect(earlier.body.fileInfo.size).toBe('notes v1'.length);
     expect(earlier.body.fileInfo.sha256).not.toBe(now.body.fileInfo.sha256);
   });
+
+  it('an upload finished before the document took its file, or one still arriving, is no new file', async () => {
+    const editorId = await createUser(api, token, 'earlier-uploader');
+    await grant(api, token, await defaultEnvironmentId(api, token), editorId, 'EDITOR');
+    const editor = await api.login('earlier-uploader', PASSWORD);
+    // The editor's upload under the identifier comes first; the admin's own, attached, after it.
+    await singleChunk('report-id', 'report.pdf', 'an editor draft', undefined, editor);
+    await singleChunk('report-id', 'report.pdf', 'the official report');
+    const created = await api.call('POST', '/api/v1/items', {
+      token,
+      body: fileDocument('report-id', 'report.pdf'),
+    });
+    expect(created.status, created.text).toBe(200);
+    const renamed = await api.call('PUT', `/api/v1/items/${created.body.nodeId}`, {
+      token: editor,
+      body: {
+        ...created.body,
+        name: 'Report, renamed',
+        fileInfo: { uploadIdentifier: 'report-id', name: 'report.pdf' },
+      },
+    });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect((await download(created.body.nodeId)).text).toBe('the official report');
+    expect((await uploadState('report-id', editor)).body).toMatchObject({ state: 'complete' });
+
+    // A new upload under it, half sent: a rename keeps the file.
+    const file = chunked('report-id', fileBytes(2 * MiB), MiB, 'report.pdf');
+    expect((await sendChunk(file, 1)).status).toBe(200);
+    const again = await api.call('PUT', `/api/v1/items/${created.body.nodeId}`, {
+      token,
+      body: {
+        ...created.body,
+        nodeVersionId: renamed.body.nodeVersionId,
+        name: 'Report, renamed again',
+        fileInfo: { uploadIdentifier: 'report-id', name: 'report.pdf' },
+      },
+    });
+    expect(again.status, again.text).toBe(200);
+    expect((await download(created.body.nodeId)).text).toBe('the official report');
+  });
+
+  it('a document made a link and then a file again takes back the upload it held', async () => {
+    await singleChunk('held-before', 'plan.txt', 'the plan');
+    const created = await api.call('POST', '/api/v1/items', {
+      token,
+      body: fileDocument('held-before', 'plan.txt'),
+    });
+    expect(created.status, created.text).toBe(200);
+    const linked = await api.call('PUT', `/api/v1/items/${created.body.nodeId}`, {
+      token,
+      body: { ...created.body, documentType: 'URL', url: 'https://intranet.example/plan', fileInfo: null },
+    });
+    expect(linked.status, linked.text).toBe(200);
+    const back = await api.call('PUT', `/api/v1/items/${created.body.nodeId}`, {
+      token,
+      body: {
+        ...linked.body,
+        documentType: 'FILE',
+        url: null,
+        fileInfo: { uploadIdentifier: 'held-before', name: 'plan.txt' },
+      },
+    });
+    expect(back.status, back.text).toBe(200);
+    expect((await download(created.body.nodeId)).text).toBe('the plan');
+    // Another document may still not take it.
+    const other = await api.call('POST', '/api/v1/items', {
+      token,
+      body: fileDocument('held-before', 'plan.txt', 'Copy'),
+    });
+    expect(other.status).toBe(409);
+    expect(other.body).toMatchObject({ code: 'UPLOAD_ATTACHED' });
+    expect(other.body.errors).toEqual([
+      expect.objectContaining({ path: '$.fileInfo.uploadIdentifier', rule: 'attachable' }),
+    ]);
+  });
 });
 
 describe('hostile files', () => {
