@@ -72,7 +72,13 @@ export const DOCUMENT = defineKind({
         return [
           ...(url ? [] : [fieldError('$.url', 'required', 'is required when documentType is URL')]),
           ...(fileInfo
-            ? [fieldError('$.fileInfo', 'not_applicable', 'applies to documentType FILE only')]
+            ? [
+                fieldError(
+                  '$.fileInfo',
+                  'not_applicable',
+                  'applies to documentType FILE only (an update keeps what it leaves out: send null to drop it)',
+                ),
+              ]
             : []),
         ];
       case 'FILE':
@@ -80,7 +86,15 @@ export const DOCUMENT = defineKind({
           ...(fileInfo
             ? []
             : [fieldError('$.fileInfo', 'required', 'is required when documentType is FILE')]),
-          ...(url ? [fieldError('$.url', 'not_applicable', 'applies to documentType URL only')] : []),
+          ...(url
+            ? [
+                fieldError(
+                  '$.url',
+                  'not_applicable',
+                  'applies to documentType URL only (an update keeps what it leaves out: send null to drop it)',
+                ),
+              ]
+            : []),
         ];
       default:
         return [fieldError('$.documentType', 'required', 'is required for nodeType DOCUMENT (URL or FILE)')];
