@@ -27,6 +27,19 @@ export const timestampParam = z.pipe(
   z.transform((s) => new Date(s).toISOString()),
 );
 
+/**
+ * A lower bound on times kept to the millisecond (`modifiedSince`: at or after it), as UTC with
+ * milliseconds: a bound written with finer digits rounds up, so nothing earlier than it passes.
+ */
+export const lowerBoundTimeParam = z.pipe(
+  z.iso.datetime({ offset: true }),
+  z.transform((s) => {
+    const ms = new Date(s).getTime();
+    const finer = /\.\d{3}(\d*)/.exec(s)?.[1] ?? '';
+    return new Date(/[1-9]/.test(finer) ? ms + 1 : ms).toISOString();
+  }),
+);
+
 /** An opaque position from a page's nextCursor, passed back unchanged. */
 export const cursorParam = z.string().check(z.minLength(1), z.maxLength(2000));
 

@@ -8,7 +8,7 @@ import { RELATION_NAMES, RESPONSIBILITY_KINDS } from '#shared/domain/relations.t
 import { uuidSchema } from '#shared/domain/schema-parts.ts';
 import { TYPED_LISTS } from '#shared/domain/typed-lists.ts';
 import { API_PREFIX, authenticated, defineOperation, problem } from '../operation.ts';
-import { booleanParam, cursorParam, positiveIntParam, timestampParam } from '../params.ts';
+import { booleanParam, cursorParam, lowerBoundTimeParam, positiveIntParam } from '../params.ts';
 
 /**
  * `nodeType` may repeat (`?nodeType=ROLE&nodeType=ASSET`); the gateway joins repeats with commas. A pattern
@@ -44,7 +44,7 @@ const listQuerySchema = z.strictObject({
       z.transform((s) => s.toLowerCase()),
     ),
   ),
-  modifiedSince: z.optional(timestampParam),
+  modifiedSince: z.optional(lowerBoundTimeParam),
   cursor: z.optional(cursorParam),
   draft: z.optional(booleanParam),
   relatedTo: z.optional(uuidSchema),
