@@ -606,6 +606,52 @@ describe('the trash under concurrency', () => {
     expect(await liveDocuments(root, documents)).toBe(100);
     expect(await childrenTotal(root)).toBe(100);
   });
+  it('a delete whose subtree keeps changing starts over as often as it takes, and takes every object', async () => {
+    const { root, documents } = await bigFolder(environmentId, 'Changed under three deletes', 100);
+    let held = '';
+    let saved = new Set<string>();
+    /** Holds the delete's next commit: the first commit of its next attempt, which names the saved versions. */
+    const holdNextAttempt = (first: boolean) =>
+      dynamoDb().injectFault('TransactWriteItems', 'hold', 1, (request) => {
+        if (!request.includes(`TRASHED#${root}#`)) return false;
+        if (!first && ![...saved].some((version) => request.includes(version))) return false;
+        held = request;
+        return true;
+      });
+    holdNextAttempt(true);
+    const deleting = remove(root);
+    for (let round = 0; round < 3; round++) {
+      await dynamoDb().whenHolding();
+      // Every document the held commit does not take is saved: the attempt's next commit fails.
+      const others = documents.filter((d) => !held.includes(d.nodeId));
+      const versions = await Promise.all(
+        others.map(async (document) => {
+          const read = await api.call('GET', `/api/v1/items/${document.nodeId}`, { token });
+          // Deleted by a commit of an attempt before.
+          if (read.status === 404) return [];
+          const written = await api.call('PUT', `/api/v1/items/${document.nodeId}`, {
+            token,
+            body: {
+              ...urlDocument(root, `Saved in round ${round}`),
+              nodeId: document.nodeId,
+              nodeVersionId: read.body.nodeVersionId,
+            },
+          });
+          expect(written.status, written.text).toBe(200);
+          return [written.body.nodeVersionId as string];
+        }),
+      );
+      saved = new Set(versions.flat());
+      if (round < 2) holdNextAttempt(false);
+      dynamoDb().releaseHeld();
+    }
+    const deleted = await deleting;
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(deleted.body).toHaveLength(101);
+    expect((await trash()).find((e) => e.nodeId === root)?.nodes).toBe(101);
+    expect(await liveDocuments(root, documents)).toBe(0);
+  });
+
   it('a delete that starts over after an update of a document counts in the trash every object it took', async () => {
     const { root, documents } = await bigFolder(environmentId, 'Counted after starting over');
     // The delete stops at its first commit (of the deepest objects), with what it plans for the rest.

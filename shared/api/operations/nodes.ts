@@ -93,7 +93,10 @@ export const deleteNode = defineOperation({
     200: { description: 'The deleted objects, the requested one first', body: deletedNodesSchema },
     403: problem('Not permitted (environments: system administrators only)'),
     404: problem('No such object'),
-    409: problem('System roots are deleted only with their environment'),
+    409: problem(
+      'SYSTEM_NODE_PROTECTED: system roots are deleted only with their environment. WRITE_CONFLICT: the ' +
+        'subtree kept changing for the whole delete (deletedSoFar objects are deleted): repeat it to finish it',
+    ),
     412: problem('If-Match does not name the current version'),
   },
 });
