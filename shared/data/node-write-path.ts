@@ -108,6 +108,8 @@ export type NodeWrite =
   | { kind: 'restore'; node: Node; previous: Node; expectedNodeVersionId: string; rootId: string }
   | { kind: 'restorePublished'; nodeId: string }
   | { kind: 'restoreEdge'; processId: string; rootId: string; edge: StoredEdge; stamp: EdgeStamp }
+  /** An edge kept with the delete of `rootId` goes to that of `toRootId` (its other end, still deleted). */
+  | { kind: 'retrashEdge'; processId: string; rootId: string; toRootId: string; edge: StoredEdge }
   /**
    * The subtree left the trash (restored or purged): its entry, and its pointer unless that names a later
    * delete of the root (the commit fails then: that delete's trash stays whole).
@@ -369,6 +371,20 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
             ExpressionAttributeValues: { ':false': false },
           },
         },
+      ];
+    case 'retrashEdge':
+      return [
+        {
+          Put: {
+            TableName,
+            Item: {
+              ...edges.toItem(write.edge, write.processId),
+              ...trashedEdgeKey(write.processId, write.toRootId, write.edge.edgeId),
+              entity: 'TrashedEdge',
+            },
+          },
+        },
+        { Delete: { TableName, Key: trashedEdgeKey(write.processId, write.rootId, write.edge.edgeId) } },
       ];
     case 'restoreEdge':
       return [

@@ -1,8 +1,9 @@
 /**
- * Edges restored from the trash end where their tasks are now. A live task an edge ends on may have been
- * moved or resized while the edge was in the trash (its update carried only its live edges along), so that
- * end is carried from the box the task had when the edge was trashed (its version then, from its history)
- * to the box it has now, as an update carries it (domain/edge-ports.ts).
+ * Edges brought back from the trash end where their tasks are now. A task an edge ends on may have been
+ * moved or resized since the edge was trashed (an update carries only a task's live edges along), and then
+ * perhaps deleted itself: each end is carried from the box its task had when the edge was trashed (its
+ * version then, from its history) to the box it has now, live or as its delete left it, as an update
+ * carries it (domain/edge-ports.ts).
  */
 import { findNode } from '#shared/data/node-repository.ts';
 import { versionsPage } from '#shared/data/version-repository.ts';
@@ -29,30 +30,21 @@ async function versionAt(current: Node, at: string): Promise<Node | null> {
   return null;
 }
 
-/** How live task `taskId` moved since `at`: null when it did not (or is no live task). */
+/** How task `taskId` moved since `at`, to where it is now or was deleted: null when it did not. */
 async function movedSince(taskId: string, at: string): Promise<Moved | null> {
   const current = await findNode(taskId);
-  if (!current || current.deleted || current.nodeType !== 'TASK') return null;
+  if (current?.nodeType !== 'TASK') return null;
   const trashedWith = await versionAt(current, at);
   if (!trashedWith) return null;
   const moved = { before: taskFieldsOf(trashedWith.fields), after: taskFieldsOf(current.fields) };
   return sameBox(moved.before, moved.after) ? null : moved;
 }
 
-/**
- * `edges`, trashed at `trashedAt`, with the ends on tasks that stayed live (not among `restoring`) carried to
- * where those tasks are now.
- */
-export async function withPortsOfLiveTasks(
-  edges: StoredEdge[],
-  restoring: ReadonlySet<string>,
-  trashedAt: string,
-): Promise<StoredEdge[]> {
-  const liveEnds = [...new Set(edges.flatMap((edge) => [edge.sourceNodeId, edge.targetNodeId]))].filter(
-    (taskId) => !restoring.has(taskId),
-  );
+/** `edges`, trashed at `trashedAt`, with their ends carried to where their tasks are now. */
+export async function withPortsOfTasksNow(edges: StoredEdge[], trashedAt: string): Promise<StoredEdge[]> {
+  const ends = [...new Set(edges.flatMap((edge) => [edge.sourceNodeId, edge.targetNodeId]))];
   const moves = new Map(
-    await Promise.all(liveEnds.map(async (taskId) => [taskId, await movedSince(taskId, trashedAt)] as const)),
+    await Promise.all(ends.map(async (taskId) => [taskId, await movedSince(taskId, trashedAt)] as const)),
   );
   return edges.map((edge) => {
     let carried = edge;

@@ -37,10 +37,11 @@ import { ConflictError, ForbiddenError, NotFoundError } from '#shared/domain/err
 import { type Node, timestamp } from '#shared/domain/node.ts';
 import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
 import { can } from '#shared/domain/permissions.ts';
+import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { CONTAINER_TYPES, DELETE_LEASE_MS, nextVersionOf } from './node-service.ts';
 import { refuseTooManyEdges, refuseTooManyTasks } from './process-limits.ts';
-import { withPortsOfLiveTasks } from './restored-edge-ports.ts';
+import { withPortsOfTasksNow } from './restored-edge-ports.ts';
 
 const notInTrash = (nodeId: string) =>
   new NotFoundError(
@@ -155,6 +156,22 @@ function tally(keys: string[]): Map<string, number> {
 }
 
 /**
+ * The tasks these edges end on that are deleted and not coming back with them: each deleted on its own (a
+ * task is deleted with others only with its process, which a restore of its edges needs live), so each is
+ * the root of its own trash entry, which keeps the edge until it is restored or purged.
+ */
+async function deletedEndsOf(edges: StoredEdge[], restoring: ReadonlySet<string>): Promise<Set<string>> {
+  const others = [...new Set(edges.flatMap((edge) => [edge.sourceNodeId, edge.targetNodeId]))].filter(
+    (taskId) => !restoring.has(taskId),
+  );
+  if (others.length === 0) return new Set();
+  const ends = await findNodes(others);
+  const deleted = ends.filter((node) => node.deleted).map((node) => node.nodeId);
+  const pointers = await Promise.all(deleted.map(async (id) => ((await findTrashPointer(id)) ? [id] : [])));
+  return new Set(pointers.flat());
+}
+
+/**
  * Tasks and edges come back into their processes only as far as a process holds them, as when they are
  * added: a process's task counts and edges are its live ones, so one restored with its own tasks and edges
  * has room for them all, while a task restored into a process that has gained tasks or edges since may not
@@ -232,20 +249,25 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
   );
   const edgeSteps = await Promise.all(
     [...processIds].map(async (processId) => {
-      const edges = await withPortsOfLiveTasks(await trashedEdges(processId, rootId), restoring, trashed);
-      return edges.map((edge) => ({
-        writes: [{ kind: 'restoreEdge' as const, processId, rootId, edge, stamp: { by, at } }],
-      }));
+      const edges = await withPortsOfTasksNow(await trashedEdges(processId, rootId), trashed);
+      const stillDeleted = await deletedEndsOf(edges, restoring);
+      return edges.map((edge) => {
+        // An edge to a task deleted on its own since waits in that task's trash, to come back with it.
+        const toRootId = [edge.sourceNodeId, edge.targetNodeId].find((id) => stillDeleted.has(id));
+        return toRootId
+          ? { writes: [{ kind: 'retrashEdge' as const, processId, rootId, toRootId, edge }] }
+          : { writes: [{ kind: 'restoreEdge' as const, processId, rootId, edge, stamp: { by, at } }] };
+      });
     }),
   );
-  const restoredEdges = edgeSteps.flat();
+  const edgeMoves = edgeSteps.flat();
   await refusePastProcessLimits(
     subtree,
-    restoredEdges.flatMap((step) => step.writes),
+    edgeMoves.flatMap((step) => step.writes.filter((write) => write.kind === 'restoreEdge')),
   );
   const plan = [
     ...steps,
-    ...restoredEdges,
+    ...edgeMoves,
     { writes: [{ kind: 'untrash' as const, deletedAt: trashed, rootId }] },
   ];
   // Each restored node takes creates again once it is live (its delete's lease is lifted).

@@ -262,6 +262,46 @@ describe('tasks are nodes', () => {
     ]);
   });
 
+  it('an edge to a task deleted on its own waits in that task’s trash, and comes back with it where it is', async () => {
+    const process = await newProcess('Edges wait for both ends');
+    const [a, b] = (await addNodes(process.nodeId, chain(2))).body;
+    const remove = (taskId: string) => api.call('DELETE', `/api/v1/items/${taskId}`, { token, body: {} });
+    const restore = (taskId: string) => api.call('POST', `/api/v1/items/${taskId}/restore`, { token });
+    const liveEdges = async () =>
+      (await scanAll('Edge')).filter(
+        (item) => item.PK === `NODE#${process.nodeId}` && item.entity === 'Edge',
+      );
+    expect((await remove(b.nodeId)).status).toBe(200);
+    // a (100,80 100×80) moves while the edge is in b's trash, then goes to the trash itself.
+    const read = await api.call('GET', `/api/v1/items/${a.nodeId}?detail=true`, { token });
+    const moved = await api.call('PUT', `/api/v1/items/${a.nodeId}`, {
+      token,
+      body: { ...read.body, '@type': 'TaskNode', topLeftX: 1000, topLeftY: 500 },
+    });
+    expect(moved.status, moved.text).toBe(200);
+    expect((await remove(a.nodeId)).status).toBe(200);
+    // b comes back first: the edge has one end in the trash, so it is not live (nor counted, nor in the feed).
+    expect((await restore(b.nodeId)).status).toBe(200);
+    expect(await liveEdges()).toEqual([]);
+    expect((await restore(a.nodeId)).status).toBe(200);
+    expect((await diagram(process.nodeId)).edges).toEqual([
+      expect.objectContaining({
+        sourceNodeId: a.nodeId,
+        sourcePortPoint: { x: 1100, y: 540 },
+        targetNodeId: b.nodeId,
+        targetPortPoint: { x: 250, y: 120 },
+      }),
+    ]);
+
+    // Purged with the task it waits for, it is gone for good.
+    expect((await remove(b.nodeId)).status).toBe(200);
+    expect((await remove(a.nodeId)).status).toBe(200);
+    expect((await restore(b.nodeId)).status).toBe(200);
+    expect((await api.call('DELETE', `/api/v1/trash/${a.nodeId}`, { token })).status).toBe(204);
+    expect(await liveEdges()).toEqual([]);
+    expect((await scanAll('TrashedEdge')).filter((item) => item.PK === `NODE#${process.nodeId}`)).toEqual([]);
+  });
+
   it('are retrieved, updated and deleted through /items; deleting one removes its edges', async () => {
     const process = await newProcess('Editable');
     const [first, second, third] = (await addNodes(process.nodeId, chain(3))).body;
