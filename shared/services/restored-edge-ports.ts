@@ -5,7 +5,7 @@
  * version then, from its history) to the box it has now, live or as its delete left it, as an update
  * carries it (domain/edge-ports.ts).
  */
-import { findNode } from '#shared/data/node-repository.ts';
+import { findNodes } from '#shared/data/node-repository.ts';
 import { versionsPage } from '#shared/data/version-repository.ts';
 import { portsCarried, sameBox } from '#shared/domain/edge-ports.ts';
 import type { Node } from '#shared/domain/node.ts';
@@ -30,28 +30,38 @@ async function versionAt(current: Node, at: string): Promise<Node | null> {
   return null;
 }
 
-/** How task `taskId` moved since `at`, to where it is now or was deleted: null when it did not. */
-async function movedSince(taskId: string, at: string): Promise<Moved | null> {
-  const current = await findNode(taskId);
-  if (current?.nodeType !== 'TASK') return null;
+/** How task `current` moved since `at`, to where it is now or was deleted: null when it did not. */
+async function movedSince(current: Node, at: string): Promise<Moved | null> {
+  if (current.nodeType !== 'TASK') return null;
   const trashedWith = await versionAt(current, at);
   if (!trashedWith) return null;
   const moved = { before: taskFieldsOf(trashedWith.fields), after: taskFieldsOf(current.fields) };
   return sameBox(moved.before, moved.after) ? null : moved;
 }
 
-/** `edges`, trashed at `trashedAt`, with their ends carried to where their tasks are now. */
-export async function withPortsOfTasksNow(edges: StoredEdge[], trashedAt: string): Promise<StoredEdge[]> {
-  const ends = [...new Set(edges.flatMap((edge) => [edge.sourceNodeId, edge.targetNodeId]))];
-  const moves = new Map(
-    await Promise.all(ends.map(async (taskId) => [taskId, await movedSince(taskId, trashedAt)] as const)),
+/**
+ * `edges`, trashed at `trashedAt` with the tasks `restoring` brings back (as they were then), with their
+ * ends on the other tasks carried to where those are now; and which of those tasks are deleted.
+ */
+export async function withPortsOfTasksNow(
+  edges: StoredEdge[],
+  restoring: ReadonlySet<string>,
+  trashedAt: string,
+): Promise<{ edges: StoredEdge[]; deletedEnds: Set<string> }> {
+  const others = [...new Set(edges.flatMap((edge) => [edge.sourceNodeId, edge.targetNodeId]))].filter(
+    (taskId) => !restoring.has(taskId),
   );
-  return edges.map((edge) => {
-    let carried = edge;
+  const ends = others.length > 0 ? await findNodes(others) : [];
+  const moves = new Map(
+    await Promise.all(ends.map(async (end) => [end.nodeId, await movedSince(end, trashedAt)] as const)),
+  );
+  const carried = edges.map((edge) => {
+    let moved = edge;
     for (const taskId of new Set([edge.sourceNodeId, edge.targetNodeId])) {
-      const moved = moves.get(taskId);
-      if (moved) carried = { ...carried, ...portsCarried(carried, taskId, moved.before, moved.after) };
+      const move = moves.get(taskId);
+      if (move) moved = { ...moved, ...portsCarried(moved, taskId, move.before, move.after) };
     }
-    return carried;
+    return moved;
   });
+  return { edges: carried, deletedEnds: new Set(ends.filter((end) => end.deleted).map((end) => end.nodeId)) };
 }

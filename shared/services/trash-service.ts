@@ -37,7 +37,6 @@ import { ConflictError, ForbiddenError, NotFoundError } from '#shared/domain/err
 import { type Node, timestamp } from '#shared/domain/node.ts';
 import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
 import { can } from '#shared/domain/permissions.ts';
-import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { CONTAINER_TYPES, DELETE_LEASE_MS, nextVersionOf } from './node-service.ts';
 import { refuseTooManyEdges, refuseTooManyTasks } from './process-limits.ts';
@@ -156,19 +155,13 @@ function tally(keys: string[]): Map<string, number> {
 }
 
 /**
- * The tasks these edges end on that are deleted and not coming back with them: each deleted on its own (a
- * task is deleted with others only with its process, which a restore of its edges needs live), so each is
- * the root of its own trash entry, which keeps the edge until it is restored or purged.
+ * Of tasks deleted and not coming back with a restore (each deleted on its own: a task is deleted with
+ * others only with its process, which a restore of its edges needs live), those that are the root of their
+ * own trash entry, which keeps an edge to them until they are restored or purged.
  */
-async function deletedEndsOf(edges: StoredEdge[], restoring: ReadonlySet<string>): Promise<Set<string>> {
-  const others = [...new Set(edges.flatMap((edge) => [edge.sourceNodeId, edge.targetNodeId]))].filter(
-    (taskId) => !restoring.has(taskId),
-  );
-  if (others.length === 0) return new Set();
-  const ends = await findNodes(others);
-  const deleted = ends.filter((node) => node.deleted).map((node) => node.nodeId);
-  const pointers = await Promise.all(deleted.map(async (id) => ((await findTrashPointer(id)) ? [id] : [])));
-  return new Set(pointers.flat());
+async function ownTrashRoots(deleted: ReadonlySet<string>): Promise<Set<string>> {
+  const roots = await Promise.all([...deleted].map(async (id) => ((await findTrashPointer(id)) ? [id] : [])));
+  return new Set(roots.flat());
 }
 
 /**
@@ -249,8 +242,12 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
   );
   const edgeSteps = await Promise.all(
     [...processIds].map(async (processId) => {
-      const edges = await withPortsOfTasksNow(await trashedEdges(processId, rootId), trashed);
-      const stillDeleted = await deletedEndsOf(edges, restoring);
+      const { edges, deletedEnds } = await withPortsOfTasksNow(
+        await trashedEdges(processId, rootId),
+        restoring,
+        trashed,
+      );
+      const stillDeleted = await ownTrashRoots(deletedEnds);
       return edges.map((edge) => {
         // An edge to a task deleted on its own since waits in that task's trash, to come back with it.
         const toRootId = [edge.sourceNodeId, edge.targetNodeId].find((id) => stillDeleted.has(id));

@@ -42,8 +42,8 @@ export async function attachmentFor(
   const upload = await findUpload(principalId, uploadKey, Date.now());
   // Under the identifier it has, a document keeps its file unless the caller has uploaded another since
   // (resumable.js names an upload by the file's size and name, so an edited file often has the same one):
-  // one still arriving, or finished before the document took its file, is no new file.
-  if (keep && sameIdentifier && !(upload && completedSince(upload, kept, current))) return keep;
+  // one still arriving, or made before the document took its file, is no new file.
+  if (keep && sameIdentifier && !(upload && newFileUnder(upload, kept, current))) return keep;
   if (!upload) throw unknownUpload(sent.uploadIdentifier, 'body');
   // The upload this document held before (it became a URL document meanwhile): its file comes back.
   if (current && upload.state === 'attached' && upload.attachedTo === current.nodeId && upload.file) {
@@ -85,13 +85,16 @@ const storedFileInfo = (upload: Upload, file: StoredFile): StoredFileInfo => ({
 });
 
 /**
- * Whether the upload is a file completed after the one the document holds was made (its id's time; a file
- * made before ids kept their time: the document's last write).
+ * Whether the upload is a file made after the one the document holds (that file's id's time; a file made
+ * before ids kept their time: the document's last write), or one on its way to being such a file: a
+ * complete upload by when it completed, an assembling or failed one by when it started (it then answers
+ * why it cannot be attached yet). One still receiving chunks is no file yet.
  */
-function completedSince(upload: Upload, kept: StoredFileInfo | null | undefined, current?: Node): boolean {
-  if (upload.state !== 'complete' || !kept?.fileId || !current) return upload.state === 'complete';
+function newFileUnder(upload: Upload, kept: StoredFileInfo | null | undefined, current?: Node): boolean {
+  if (upload.state === 'attached' || upload.state === 'receiving') return false;
+  if (!kept?.fileId || !current) return true;
   const keptAt = versionIdTime(kept.fileId) ?? Date.parse(current.modificationDate);
-  return Date.parse(upload.updatedAt) > keptAt;
+  return Date.parse(upload.state === 'complete' ? upload.updatedAt : upload.createdAt) > keptAt;
 }
 
 /** The upload's file, if it can be attached; otherwise a 409 saying why. */

@@ -1079,6 +1079,25 @@ describe('FILE documents over versions', () => {
     expect((await download(created.body.nodeId)).text).toBe('the official report');
   });
 
+  it('a new upload under the identifier a document holds, still being assembled, is a 409 to retry', async () => {
+    await singleChunk('assembled-later', 'data.txt', 'first');
+    const created = await api.call('POST', '/api/v1/items', {
+      token,
+      body: fileDocument('assembled-later', 'data.txt'),
+    });
+    expect(created.status, created.text).toBe(200);
+    await singleChunk('assembled-later', 'data.txt', 'second');
+    // As a large file's background assembly would have it.
+    await setUploadRecord('assembled-later', { state: 'assembling' });
+    const refused = await api.call('PUT', `/api/v1/items/${created.body.nodeId}`, {
+      token,
+      body: { ...created.body, fileInfo: { uploadIdentifier: 'assembled-later', name: 'data.txt' } },
+    });
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'UPLOAD_ASSEMBLING' });
+    expect((await download(created.body.nodeId)).text).toBe('first');
+  });
+
   it('a document made a link and then a file again takes back the upload it held', async () => {
     await singleChunk('held-before', 'plan.txt', 'the plan');
     const created = await api.call('POST', '/api/v1/items', {
