@@ -148,7 +148,10 @@ export async function takeForAssembly(
     new UpdateCommand({
       TableName: config().tableName,
       Key: uploadItemKey(principalId, uploadKey),
-      UpdateExpression: 'SET #state = :assembling, assemblyLeaseUntil = :lease, updatedAt = :at',
+      // It lives a day past its lease (as a receiving upload a day past its last chunk), so an assembly near
+      // the upload's 2-day maximum can end, or be taken again, before the record expires.
+      UpdateExpression:
+        'SET #state = :assembling, assemblyLeaseUntil = :lease, updatedAt = :at, expiresAtEpoch = :expires',
       ConditionExpression:
         `${LIVE} AND ((#state = :receiving AND size(chunks) = totalChunks) OR ` +
         '(#state = :assembling AND assemblyLeaseUntil < :nowMs))',
@@ -156,6 +159,7 @@ export async function takeForAssembly(
       ExpressionAttributeValues: {
         ':assembling': 'assembling',
         ':lease': leaseUntilMs,
+        ':expires': epochSeconds(leaseUntilMs) + UPLOAD_RETENTION.receivingSeconds,
         ':nowMs': nowMs,
         ':at': new Date(nowMs).toISOString(),
         ...liveValues(nowMs),

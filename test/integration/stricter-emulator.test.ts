@@ -111,7 +111,11 @@ describe.runIf(hasMoto)('the data layer on moto_server', () => {
       expect((await recordChunk('U1', key, upload, 2, Date.now()))?.chunks).toEqual(new Set([2]));
       expect(await takeForAssembly('U1', key, Date.now(), Date.now() + 60_000)).toBeNull();
       expect((await recordChunk('U1', key, upload, 1, Date.now()))?.chunks).toEqual(new Set([2]));
-      expect((await takeForAssembly('U1', key, Date.now(), Date.now() + 60_000))?.state).toBe('assembling');
+      const leaseUntil = Date.now() + 60_000;
+      const taken = await takeForAssembly('U1', key, Date.now(), leaseUntil);
+      expect(taken?.state).toBe('assembling');
+      // The record outlives the assembly's lease by a day, whenever its last chunk came.
+      expect(taken?.expiresAtEpoch).toBe(Math.floor(leaseUntil / 1000) + 24 * 3600);
       expect(await takeForAssembly('U1', key, Date.now(), Date.now() + 60_000)).toBeNull();
 
       const file = await assembleFile('U1', key, 2, 'F-STRICT');
