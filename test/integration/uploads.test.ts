@@ -144,6 +144,14 @@ const fileDocument = (identifier: string, name: string, title = 'Report') => ({
   fileInfo: { uploadIdentifier: identifier, name },
 });
 
+/** A FILE document (as created) holding a one-chunk upload of `text`. */
+async function fileDocumentOf(identifier: string, name: string, text: string) {
+  await singleChunk(identifier, name, text);
+  const created = await api.call('POST', '/api/v1/items', { token, body: fileDocument(identifier, name) });
+  expect(created.status, created.text).toBe(200);
+  return created.body;
+}
+
 const download = (documentId: string, headers: Record<string, string> = {}, as = token) =>
   api.call('GET', `/api/v1/document/documents/${documentId}/content`, { token: as, headers });
 
@@ -1045,72 +1053,57 @@ describe('FILE documents over versions', () => {
     const editor = await api.login('earlier-uploader', PASSWORD);
     // The editor's upload under the identifier comes first; the admin's own, attached, after it.
     await singleChunk('report-id', 'report.pdf', 'an editor draft', undefined, editor);
-    await singleChunk('report-id', 'report.pdf', 'the official report');
-    const created = await api.call('POST', '/api/v1/items', {
-      token,
-      body: fileDocument('report-id', 'report.pdf'),
-    });
-    expect(created.status, created.text).toBe(200);
-    const renamed = await api.call('PUT', `/api/v1/items/${created.body.nodeId}`, {
+    const created = await fileDocumentOf('report-id', 'report.pdf', 'the official report');
+    const renamed = await api.call('PUT', `/api/v1/items/${created.nodeId}`, {
       token: editor,
       body: {
-        ...created.body,
+        ...created,
         name: 'Report, renamed',
         fileInfo: { uploadIdentifier: 'report-id', name: 'report.pdf' },
       },
     });
     expect(renamed.status, renamed.text).toBe(200);
-    expect((await download(created.body.nodeId)).text).toBe('the official report');
+    expect((await download(created.nodeId)).text).toBe('the official report');
     expect((await uploadState('report-id', editor)).body).toMatchObject({ state: 'complete' });
 
     // A new upload under it, half sent: a rename keeps the file.
     const file = chunked('report-id', fileBytes(2 * MiB), MiB, 'report.pdf');
     expect((await sendChunk(file, 1)).status).toBe(200);
-    const again = await api.call('PUT', `/api/v1/items/${created.body.nodeId}`, {
+    const again = await api.call('PUT', `/api/v1/items/${created.nodeId}`, {
       token,
       body: {
-        ...created.body,
+        ...created,
         nodeVersionId: renamed.body.nodeVersionId,
         name: 'Report, renamed again',
         fileInfo: { uploadIdentifier: 'report-id', name: 'report.pdf' },
       },
     });
     expect(again.status, again.text).toBe(200);
-    expect((await download(created.body.nodeId)).text).toBe('the official report');
+    expect((await download(created.nodeId)).text).toBe('the official report');
   });
 
   it('a new upload under the identifier a document holds, still being assembled, is a 409 to retry', async () => {
-    await singleChunk('assembled-later', 'data.txt', 'first');
-    const created = await api.call('POST', '/api/v1/items', {
-      token,
-      body: fileDocument('assembled-later', 'data.txt'),
-    });
-    expect(created.status, created.text).toBe(200);
+    const created = await fileDocumentOf('assembled-later', 'data.txt', 'first');
     await singleChunk('assembled-later', 'data.txt', 'second');
     // As a large file's background assembly would have it.
     await setUploadRecord('assembled-later', { state: 'assembling' });
-    const refused = await api.call('PUT', `/api/v1/items/${created.body.nodeId}`, {
+    const refused = await api.call('PUT', `/api/v1/items/${created.nodeId}`, {
       token,
-      body: { ...created.body, fileInfo: { uploadIdentifier: 'assembled-later', name: 'data.txt' } },
+      body: { ...created, fileInfo: { uploadIdentifier: 'assembled-later', name: 'data.txt' } },
     });
     expect(refused.status, refused.text).toBe(409);
     expect(refused.body).toMatchObject({ code: 'UPLOAD_ASSEMBLING' });
-    expect((await download(created.body.nodeId)).text).toBe('first');
+    expect((await download(created.nodeId)).text).toBe('first');
   });
 
   it('a document made a link and then a file again takes back the upload it held', async () => {
-    await singleChunk('held-before', 'plan.txt', 'the plan');
-    const created = await api.call('POST', '/api/v1/items', {
+    const created = await fileDocumentOf('held-before', 'plan.txt', 'the plan');
+    const linked = await api.call('PUT', `/api/v1/items/${created.nodeId}`, {
       token,
-      body: fileDocument('held-before', 'plan.txt'),
-    });
-    expect(created.status, created.text).toBe(200);
-    const linked = await api.call('PUT', `/api/v1/items/${created.body.nodeId}`, {
-      token,
-      body: { ...created.body, documentType: 'URL', url: 'https://intranet.example/plan', fileInfo: null },
+      body: { ...created, documentType: 'URL', url: 'https://intranet.example/plan', fileInfo: null },
     });
     expect(linked.status, linked.text).toBe(200);
-    const back = await api.call('PUT', `/api/v1/items/${created.body.nodeId}`, {
+    const back = await api.call('PUT', `/api/v1/items/${created.nodeId}`, {
       token,
       body: {
         ...linked.body,
@@ -1120,7 +1113,7 @@ describe('FILE documents over versions', () => {
       },
     });
     expect(back.status, back.text).toBe(200);
-    expect((await download(created.body.nodeId)).text).toBe('the plan');
+    expect((await download(created.nodeId)).text).toBe('the plan');
     // Another document may still not take it.
     const other = await api.call('POST', '/api/v1/items', {
       token,
