@@ -46,10 +46,8 @@ export async function attachmentFor(
   if (keep && sameIdentifier && !(upload && newFileUnder(upload, kept, current))) return keep;
   if (!upload) throw unknownUpload(sent.uploadIdentifier, 'body');
   // The upload this document held before (it became a URL document meanwhile): its file comes back.
-  if (current && upload.state === 'attached' && upload.attachedTo === current.nodeId && upload.file) {
-    return { fileInfo: storedFileInfo(upload, upload.file), claim: () => [] };
-  }
-  const file = attachable(upload);
+  const heldBefore = current && upload.state === 'attached' && upload.attachedTo === current.nodeId;
+  const file = heldBefore && upload.file ? upload.file : attachable(upload);
   if (lineBreaksAsLf(sent.name) !== upload.fileName) {
     throw new BadRequestError(
       'FILE_NAME_MISMATCH',
@@ -64,6 +62,7 @@ export async function attachmentFor(
       ],
     );
   }
+  if (heldBefore) return { fileInfo: storedFileInfo(upload, file), claim: () => [] };
   // Before the document holds it, so the file never expires under a document. Should the write fail
   // after this, the file is kept (storage, never data, is what a failure costs).
   // The S3 client loads with the first request that attaches a file: most creates and updates do not.
