@@ -148,6 +148,13 @@ export class NodeWriteConflict extends ConflictError {
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
+/** An edge kept in its process's partition for the delete of `rootId`, until a restore or purge. */
+const trashedEdgeItem = (processId: string, rootId: string, edge: StoredEdge) => ({
+  ...edges.toItem(edge, processId),
+  ...trashedEdgeKey(processId, rootId, edge.edgeId),
+  entity: 'TrashedEdge',
+});
+
 /**
  * The items one write puts into the transaction. Creating a node also records it with its parent,
  * and soft-deleting it removes that record, so the parent's children can be read consistently.
@@ -272,12 +279,7 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
       const remove: TransactItem = { Delete: { TableName, Key: edgeKey(write.processId, write.edgeId) } };
       if (!write.trash) return [remove];
       const { rootId, edge } = write.trash;
-      const kept = {
-        ...edges.toItem(edge, write.processId),
-        ...trashedEdgeKey(write.processId, rootId, edge.edgeId),
-        entity: 'TrashedEdge',
-      };
-      return [remove, { Put: { TableName, Item: kept } }];
+      return [remove, { Put: { TableName, Item: trashedEdgeItem(write.processId, rootId, edge) } }];
     }
     case 'trashEntry': {
       const pointer = { ...trashPointerKey(write.entry.nodeId), deletedAt: write.entry.deletedAt };
@@ -374,16 +376,7 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
       ];
     case 'retrashEdge':
       return [
-        {
-          Put: {
-            TableName,
-            Item: {
-              ...edges.toItem(write.edge, write.processId),
-              ...trashedEdgeKey(write.processId, write.toRootId, write.edge.edgeId),
-              entity: 'TrashedEdge',
-            },
-          },
-        },
+        { Put: { TableName, Item: trashedEdgeItem(write.processId, write.toRootId, write.edge) } },
         { Delete: { TableName, Key: trashedEdgeKey(write.processId, write.rootId, write.edge.edgeId) } },
       ];
     case 'restoreEdge':
