@@ -47,13 +47,16 @@ async function importLevelDb(folder: string, store: DynaliteStore): Promise<numb
   return imported;
 }
 
-export async function openLocalDynamoDbStore(dataDir: string): Promise<DynaliteStore> {
+export async function openLocalDynamoDbStore(
+  dataDir: string,
+  timings: { createTableMs?: number } = {},
+): Promise<DynaliteStore> {
   const journalPath = join(dataDir, 'dynamodb.journal');
   const levelFolder = join(dataDir, LEVELDB_FOLDER);
   if (existsSync(journalPath) || !existsSync(join(levelFolder, 'CURRENT'))) {
-    return openDynaliteStore({ journalPath });
+    return openDynaliteStore({ journalPath, ...timings });
   }
-  const store = openDynaliteStore({ journalPath });
+  const store = openDynaliteStore({ journalPath, ...timings });
   const imported = await importLevelDb(levelFolder, store);
   store.close();
   renameSync(levelFolder, join(dataDir, `${LEVELDB_FOLDER}.imported`));
@@ -61,5 +64,5 @@ export async function openLocalDynamoDbStore(dataDir: string): Promise<DynaliteS
     `Imported ${imported} items of the embedded DynamoDB from ${levelFolder} (kept as ${LEVELDB_FOLDER}.imported).`,
   );
   // Opened again, so the index entries are rebuilt from what was imported.
-  return openDynaliteStore({ journalPath });
+  return openDynaliteStore({ journalPath, ...timings });
 }

@@ -7,6 +7,7 @@ import {
   DynamoDBClient,
   ResourceInUseException,
   UpdateTimeToLiveCommand,
+  waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
@@ -56,14 +57,36 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
   };
 }
 
+/**
+ * Waits until a table takes item calls. A new table is CREATING for a while (seconds on AWS, a timer tick or
+ * `createTableMs` on the embedded stack) and answers them ResourceNotFoundException until then.
+ */
+export async function tableActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  await waitUntilTableExists(
+    { client, minDelay: 0.01, maxDelay: 1, maxWaitTime: 120 },
+    { TableName: tableName },
+  );
+}
+
+/** Creates a table and answers once it takes item calls. */
+export async function createActiveTable(
+  client: DynamoDBClient,
+  input: CreateTableCommandInput,
+): Promise<void> {
+  await client.send(new CreateTableCommand(input));
+  await tableActive(client, String(input.TableName));
+}
+
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials });
   try {
     await client.send(new CreateTableCommand(createTableInput(tableName)));
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
-    await requireIndexes(client, tableName);
   }
+  // Also a table found: another start may have created it a moment ago.
+  await tableActive(client, tableName);
+  await requireIndexes(client, tableName);
   const { TimeToLiveDescription } = await client.send(
     new DescribeTimeToLiveCommand({ TableName: tableName }),
   );

@@ -169,8 +169,10 @@ export async function startLocalDynamoDb(options: {
   indexLagMs?: number;
   /** How long a transaction holds its items before it commits, as DynamoDB's takes (default 0). */
   transactionMs?: number;
+  /** How long a new table stays CREATING (refusing item calls), as DynamoDB's do for seconds (default 0). */
+  createTableMs?: number;
 }): Promise<LocalDynamoDb> {
-  const store = await openLocalDynamoDbStore(options.dataDir);
+  const store = await openLocalDynamoDbStore(options.dataDir, { createTableMs: options.createTableMs });
   /** dynalite's answer to one call, as its HTTP server gave it. */
   const forward = (action: string, input: object): Promise<BodyAnswer> =>
     callDynalite(store, action, input as Record<string, unknown>);

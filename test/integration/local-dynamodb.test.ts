@@ -9,6 +9,7 @@ import {
   CreateTableCommand,
   DescribeTimeToLiveCommand,
   DynamoDBClient,
+  ResourceNotFoundException,
   TransactionCanceledException,
   TransactionConflictException,
   UpdateTimeToLiveCommand,
@@ -23,6 +24,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActiveTable, ensureTable } from '#infra/local/ensure-resources.ts';
 import { type LocalDynamoDb, startLocalDynamoDb } from '#infra/local/local-dynamodb.ts';
 import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
 
@@ -40,7 +42,7 @@ beforeAll(async () => {
     credentials: EMBEDDED_CREDENTIALS,
   });
   db = DynamoDBDocumentClient.from(client);
-  await client.send(new CreateTableCommand(byId(TableName)));
+  await createActiveTable(client, byId(TableName));
 });
 
 /** A table keyed by `id` alone. */
@@ -417,28 +419,26 @@ describe('index reads that lag the table', () => {
     ).Items ?? [];
 
   it('answer items as they stood before the lag: earlier images, new ones not yet there', async () => {
-    await db.send(
-      new CreateTableCommand({
-        TableName: Lagging,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: 'id', AttributeType: 'S' },
-          { AttributeName: 'group', AttributeType: 'S' },
-          { AttributeName: 'rank', AttributeType: 'S' },
-        ],
-        KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
-        GlobalSecondaryIndexes: [
-          {
-            IndexName: 'byGroup',
-            KeySchema: [
-              { AttributeName: 'group', KeyType: 'HASH' },
-              { AttributeName: 'rank', KeyType: 'RANGE' },
-            ],
-            Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['label'] },
-          },
-        ],
-      }),
-    );
+    await createActiveTable(db, {
+      TableName: Lagging,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: 'id', AttributeType: 'S' },
+        { AttributeName: 'group', AttributeType: 'S' },
+        { AttributeName: 'rank', AttributeType: 'S' },
+      ],
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'byGroup',
+          KeySchema: [
+            { AttributeName: 'group', KeyType: 'HASH' },
+            { AttributeName: 'rank', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['label'] },
+        },
+      ],
+    });
     const item = (id: string, label: string) => ({ id, group: 'g', rank: id, label, secret: 's' });
     await db.send(new PutCommand({ TableName: Lagging, Item: item('a', 'first') }));
     await db.send(new PutCommand({ TableName: Lagging, Item: item('moved', 'here') }));
@@ -476,6 +476,36 @@ describe('index reads that lag the table', () => {
   });
 });
 
+describe('tables that take a while to create, as DynamoDB’s do', () => {
+  it('refuse item calls while CREATING; the stack’s table is waited for before anything is served', async () => {
+    const slowDir = mkdtempSync(join(tmpdir(), 'local-dynamodb-creating-'));
+    const slow = await startLocalDynamoDb({ dataDir: slowDir, ttlSweepSeconds: 3600, createTableMs: 300 });
+    try {
+      const client = new DynamoDBClient({
+        endpoint: slow.endpoint,
+        region: 'us-east-1',
+        credentials: EMBEDDED_CREDENTIALS,
+      });
+      const slowDb = DynamoDBDocumentClient.from(client);
+      await client.send(new CreateTableCommand(byId('plain')));
+      await expect(
+        slowDb.send(new PutCommand({ TableName: 'plain', Item: { id: 'early' } })),
+      ).rejects.toThrow(ResourceNotFoundException);
+
+      await ensureTable(slow.endpoint, 'the-stack');
+      await slowDb.send(new PutCommand({ TableName: 'the-stack', Item: { PK: 'first', SK: 'call' } }));
+      const { Item } = await slowDb.send(
+        new GetCommand({ TableName: 'the-stack', Key: { PK: 'first', SK: 'call' } }),
+      );
+      expect(Item).toEqual({ PK: 'first', SK: 'call' });
+      client.destroy();
+    } finally {
+      await slow.close();
+      rmSync(slowDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('commits that take as long as DynamoDB’s', () => {
   it('cancel transactions that overlap them on an item as often as the cloud would (transactionMs)', async () => {
     const slowDir = mkdtempSync(join(tmpdir(), 'local-dynamodb-slow-'));
@@ -486,7 +516,7 @@ describe('commits that take as long as DynamoDB’s', () => {
         region: 'us-east-1',
         credentials: EMBEDDED_CREDENTIALS,
       });
-      await client.send(new CreateTableCommand(byId(TableName)));
+      await createActiveTable(client, byId(TableName));
       const slowDb = DynamoDBDocumentClient.from(client);
       const write = (i: number) =>
         slowDb.send(

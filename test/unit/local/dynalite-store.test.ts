@@ -6,7 +6,7 @@
 import { appendFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import dynalite from 'dynalite';
 import fc from 'fast-check';
@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { callDynalite } from '#infra/local/dynalite-in-process.ts';
 import { type DynaliteStore, openDynaliteStore } from '#infra/local/dynalite-store.ts';
 import { openLocalDynamoDbStore } from '#infra/local/dynamodb-data-folder.ts';
-import { createTableInput } from '#infra/local/ensure-resources.ts';
+import { createActiveTable, createTableInput } from '#infra/local/ensure-resources.ts';
 import { EMBEDDED_CREDENTIALS } from '#shared/clients/aws-client-settings.ts';
 import { createKeyTable } from '../../fixtures/dynalite-table.ts';
 
@@ -134,7 +134,7 @@ describe('the embedded DynamoDB store', () => {
     const client = DynamoDBDocumentClient.from(
       new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: EMBEDDED_CREDENTIALS }),
     );
-    await client.send(new CreateTableCommand(createTableInput(TableName)));
+    await createActiveTable(client, createTableInput(TableName));
     for (let i = 0; i < 20; i++) {
       await client.send(
         new PutCommand({ TableName, Item: { PK: `NODE#${i}`, SK: 'DRAFT', lpP: 'P#folder', lsI: `${i}` } }),
