@@ -50,7 +50,7 @@ import {
   SYSTEM_ROOT_TYPES,
   systemRootName,
 } from '#shared/domain/node-types.ts';
-import { can } from '#shared/domain/permissions.ts';
+import { can, canReadParentOf } from '#shared/domain/permissions.ts';
 import { ifMatchAllows } from '#shared/domain/preconditions.ts';
 import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import type { Caller } from '#shared/domain/user.ts';
@@ -367,8 +367,12 @@ export async function updateNode(
   const settable = checkedFields(payload, definition, current);
   const sentParent = payload.parent?.nodeId;
   if (sentParent !== undefined && !(await namesCurrentParent(sentParent, current, definition))) {
+    // Named only to whoever may read it: a retrieve shows others the parent as null.
+    const rule = canReadParentOf(caller, current)
+      ? `must be the current parent (${current.parentId})`
+      : 'must be the current parent, which a retrieve shows you as null: leave parent out or send null';
     throw new BadRequestError('MOVE_NOT_SUPPORTED', 'An update cannot move an object to another parent', [
-      bodyError('$.parent.nodeId', 'immutable', `must be the current parent (${current.parentId})`),
+      bodyError('$.parent.nodeId', 'immutable', rule),
     ]);
   }
   if (current.system && payload.name.trim() !== current.name) {

@@ -4,16 +4,17 @@
  */
 import type { TrashEntry } from '#shared/data/entities/nodes.ts';
 import { trashPage } from '#shared/data/trash-repository.ts';
-import { can } from '#shared/domain/permissions.ts';
+import { can, canReadParentOf } from '#shared/domain/permissions.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { type CursorRequest, cursorPage } from './paging.ts';
 
-export const toTrashElement = (entry: TrashEntry) => ({
+const toTrashElement = (caller: Caller, entry: TrashEntry) => ({
   '@type': 'TrashElement' as const,
   nodeId: entry.nodeId,
   nodeType: entry.nodeType,
   name: entry.name,
-  parentId: entry.parentId,
+  // A parent the caller may not read is null, as in every other view (a grant below it reveals nothing above).
+  parentId: canReadParentOf(caller, entry) ? entry.parentId : null,
   deletedAt: entry.deletedAt,
   deletedByName: entry.deletedByName,
   nodes: entry.nodes,
@@ -38,7 +39,7 @@ export function listTrash(caller: Caller, query: CursorRequest) {
       // page.next may be the subtree of another environment: only reading on starts there.
       const next = visible.length > limit ? afterLast : page.next;
       return {
-        results: mine.map(({ entry }) => toTrashElement(entry)),
+        results: mine.map(({ entry }) => toTrashElement(caller, entry)),
         ...(next ? { next } : {}),
         ...(afterLast ? { afterLast } : {}),
       };

@@ -36,7 +36,7 @@ import { findVersionsOf } from '#shared/data/version-repository.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '#shared/domain/errors.ts';
 import { type Node, timestamp } from '#shared/domain/node.ts';
 import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
-import { can } from '#shared/domain/permissions.ts';
+import { can, canReadParentOf } from '#shared/domain/permissions.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { CONTAINER_TYPES, DELETE_LEASE_MS, nextVersionOf } from './node-service.ts';
 import { refuseTooManyEdges, refuseTooManyTasks } from './process-limits.ts';
@@ -182,6 +182,22 @@ async function refusePastProcessLimits(restoring: Node[], edges: { processId: st
 }
 
 /**
+ * The parent of a trashed root as a refusal names it: by id only to whoever may read it (as every view
+ * shows it), else without saying which it is.
+ */
+function parentAsNamedTo(caller: Caller, root: Node) {
+  if (!root.parentId || !canReadParentOf(caller, root)) {
+    return { text: 'The parent', extension: {}, mayRestore: false };
+  }
+  const parent = { nodeId: root.parentId, ancestorIds: root.ancestorIds.slice(0, -1) };
+  return {
+    text: `The parent ${root.parentId}`,
+    extension: { parentId: root.parentId },
+    mayRestore: can(caller, parent, 'delete'),
+  };
+}
+
+/**
  * Brings a deleted subtree back as it was: each node live again under its parent, counted, in lists, its
  * published copy and its edges back. Commits go from the root down, so a restore cut short leaves live nodes
  * under live parents, and repeating it finishes the rest; the trash entry goes with the last commit.
@@ -192,22 +208,21 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
     pointer: { deletedAt: trashed },
   } = await inTrash(caller, rootId, 'restore');
   const parent = root.parentId ? await findNode(root.parentId) : null;
+  const theParent = parentAsNamedTo(caller, root);
   if (root.parentId && !parent) {
     // Purged since (a purge takes what was deleted from its subtree earlier along, unless a restore of it
     // was under way then): nothing can bring the parent back.
     throw new ConflictError(
       'PARENT_PURGED',
-      `The parent ${root.parentId} of ${rootId} was purged: ${rootId} cannot come back, only be purged`,
-      { parentId: root.parentId },
+      `${theParent.text} of ${rootId} was purged: ${rootId} cannot come back, only be purged`,
+      theParent.extension,
     );
   }
   if (root.parentId && parent?.deleted) {
     throw new ConflictError(
       'PARENT_DELETED',
-      `The parent ${root.parentId} of ${rootId} is deleted: restore it first`,
-      {
-        parentId: root.parentId,
-      },
+      `${theParent.text} of ${rootId} is deleted: ${theParent.mayRestore ? 'restore it first' : 'whoever may restore it must do so first'}`,
+      theParent.extension,
     );
   }
   const at = timestamp();
@@ -297,9 +312,12 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
     }
     const leased = error instanceof NodeWriteConflict && error.failed.find((w) => w.kind === 'requireLive');
     if (leased && leased.nodeId === root.parentId) {
-      throw new ConflictError('PARENT_DELETED', `The parent ${root.parentId} of ${rootId} is being deleted`, {
-        parentId: root.parentId,
-      });
+      const theParent = parentAsNamedTo(caller, root);
+      throw new ConflictError(
+        'PARENT_DELETED',
+        `${theParent.text} of ${rootId} is being deleted`,
+        theParent.extension,
+      );
     }
     // A folder the restore brought back is being deleted (with the root, or the root again), or the root
     // was deleted again before the last commit (its trash pointer names that delete).

@@ -2,6 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { NODE_TYPES } from '#shared/domain/node-types.ts';
 import { createNode, folder, urlDocument } from './helpers/library.ts';
+import { createUser, grant, PASSWORD } from './helpers/personas.ts';
 import { type ApiClient, type TestStack, tableClient, withAdminSession } from './helpers/test-stack.ts';
 
 const UPPER_UUID = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/;
@@ -492,6 +493,29 @@ describe('PUT /api/v1/items/{nodeId}', () => {
     expect(moved.body.code).toBe('MOVE_NOT_SUPPORTED');
     const unchanged = await api.call('GET', `/api/v1/items/${documents.nodeId}`, { token });
     expect(unchanged.body.nodeVersionId).toBe(documents.nodeVersionId);
+  });
+
+  it('refuses a move by an editor without naming the parent they may not read', async () => {
+    const granted = await createNode(api, token, folder(environmentId, 'Granted folder'));
+    const editorId = await createUser(api, token, 'move-editor');
+    await grant(api, token, granted.nodeId, editorId, 'EDITOR');
+    const editor = await api.login('move-editor', PASSWORD);
+    const retrieved = (
+      await api.call('GET', `/api/v1/items/${granted.nodeId}?detail=true`, { token: editor })
+    ).body;
+    expect(retrieved.parent).toBeNull();
+    const moved = await api.call('PUT', `/api/v1/items/${granted.nodeId}`, {
+      token: editor,
+      body: { ...retrieved, parent: { nodeId: '11111111-1111-1111-1111-111111111111' } },
+    });
+    expect(moved.status).toBe(400);
+    expect(moved.body.errors[0]).toMatchObject({ path: '$.parent.nodeId', rule: 'immutable' });
+    expect(moved.text).not.toContain(environmentId);
+    const sentBack = await api.call('PUT', `/api/v1/items/${granted.nodeId}`, {
+      token: editor,
+      body: retrieved,
+    });
+    expect(sentBack.status, sentBack.text).toBe(200);
   });
 
   it('takes an object kept under a system root back with the environment it was created under as parent', async () => {

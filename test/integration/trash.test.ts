@@ -35,6 +35,7 @@ const trash = async (as = token) =>
   (await api.call('GET', '/api/v1/trash?pageSize=100', { token: as })).body.results as {
     nodeId: string;
     nodes: number;
+    parentId: string | null;
   }[];
 
 describe('the trash', () => {
@@ -142,6 +143,27 @@ describe('the trash', () => {
     const innerBack = await restore(inner);
     expect(innerBack.status, innerBack.text).toBe(200);
     expect(await childrenTotal(inner)).toBe(1);
+  });
+
+  it('names a parent in the trash and in its refusals only to whoever may read it', async () => {
+    const hidden = (await createNode(api, token, folder(environmentId, 'Hidden above'))).nodeId as string;
+    const granted = (await createNode(api, token, folder(hidden, 'Granted below'))).nodeId as string;
+    const adminId = await createUser(api, token, 'trash-sub-admin');
+    await grant(api, token, granted, adminId, 'ENVIRONMENT_ADMIN');
+    const subAdmin = await api.login('trash-sub-admin', PASSWORD);
+    expect((await remove(granted)).status).toBe(200);
+
+    const listed = (await api.call('GET', '/api/v1/trash?pageSize=100', { token: subAdmin })).body.results;
+    expect(listed).toMatchObject([{ nodeId: granted, parentId: null }]);
+    expect((await trash()).find((entry) => entry.nodeId === granted)).toMatchObject({ parentId: hidden });
+
+    await remove(hidden);
+    const refused = await restore(granted, subAdmin);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('PARENT_DELETED');
+    expect(refused.text).not.toContain(hidden);
+    const toAdmin = await restore(granted);
+    expect(toAdmin.body).toMatchObject({ code: 'PARENT_DELETED', parentId: hidden });
   });
 
   it("walks an environment admin's trash by cursor without any cursor naming another environment's subtree", async () => {
