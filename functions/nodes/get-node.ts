@@ -1,10 +1,10 @@
 import { getNode } from '#shared/api/operations/node-reads.ts';
-import { toBaseElement } from '#shared/domain/node.ts';
+import { etagOf, toBaseElement } from '#shared/domain/node.ts';
 import { toDetailedElement } from '#shared/domain/node-elements.ts';
 import { canReadParentOf } from '#shared/domain/permissions.ts';
-import { ifNoneMatchHits } from '#shared/domain/preconditions.ts';
+import { evaluatePreconditions } from '#shared/domain/preconditions.ts';
 import { handle } from '#shared/http/operation.ts';
-import { header } from '#shared/http/request-headers.ts';
+import { preconditionsOf } from '#shared/http/request-headers.ts';
 import { empty, json } from '#shared/http/responses.ts';
 import * as nodes from '#shared/services/node-reads.ts';
 import { nodeHeaders } from './node-headers.ts';
@@ -16,7 +16,7 @@ export const handler = handle(
   { prefetch: ({ path, query }) => nodes.readNode(path.nodeId, query.draft) },
   async ({ caller, path, query, event, prefetched }) => {
     const node = await nodes.getNode(caller, path.nodeId, query.draft, prefetched);
-    if (ifNoneMatchHits(header(event, 'if-none-match'), node.nodeVersionId))
+    if (evaluatePreconditions(preconditionsOf(event), etagOf(node), 'read') === 'notModified')
       return empty(304, nodeHeaders(node));
     const element = query.detail
       ? toDetailedElement(node, canReadParentOf(caller, node))

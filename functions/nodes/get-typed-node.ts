@@ -1,7 +1,10 @@
 import { API_PREFIX } from '#shared/api/operation.ts';
 import { getTypedNode } from '#shared/api/operations/node-reads.ts';
+import { etagOf } from '#shared/domain/node.ts';
+import { evaluatePreconditions } from '#shared/domain/preconditions.ts';
 import { TYPED_RETRIEVES } from '#shared/domain/typed-retrieves.ts';
 import { handle } from '#shared/http/operation.ts';
+import { preconditionsOf } from '#shared/http/request-headers.ts';
 import { json } from '#shared/http/responses.ts';
 import { readNode } from '#shared/services/node-reads.ts';
 import * as typedNodes from '#shared/services/typed-node-service.ts';
@@ -24,6 +27,9 @@ export const handler = handle(
     const nodeId = typed && path[typed.param];
     if (!typed || !nodeId) throw new Error(`getTypedNode serves no route ${event.routeKey}`);
     const element = await typedNodes.getTypedNode(caller, nodeId, typed.nodeTypes, query.draft, prefetched);
+    // If-Match alone: this view also holds children and names that change without the object's version,
+    // so its ETag cannot say the client's copy is current (If-None-Match, a 304, is not taken here).
+    evaluatePreconditions({ ifMatch: preconditionsOf(event).ifMatch }, etagOf(element), 'read');
     return json(200, element, nodeHeaders(element));
   },
 );

@@ -1,7 +1,7 @@
 import { updateNode } from '#shared/api/operations/nodes.ts';
 import { toBaseElement } from '#shared/domain/node.ts';
 import { handle } from '#shared/http/operation.ts';
-import { header } from '#shared/http/request-headers.ts';
+import { preconditionsOf } from '#shared/http/request-headers.ts';
 import { json } from '#shared/http/responses.ts';
 import { readNode } from '#shared/services/node-reads.ts';
 import * as nodes from '#shared/services/node-service.ts';
@@ -15,12 +15,11 @@ export const handler = handle(
   // The working copy is read beside the session check; the caller's right to edit it is judged after.
   { prefetch: ({ path }) => readNode(path.nodeId, true) },
   async ({ caller, path, body, event, prefetched }) => {
-    const ifMatch = header(event, 'if-match');
     const node = await nodes.updateNode(
       caller,
       path.nodeId,
       body,
-      ifMatch,
+      preconditionsOf(event),
       fileAttacher,
       prefetched,
       taskGeometry,

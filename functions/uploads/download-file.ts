@@ -1,7 +1,7 @@
 import { downloadFile } from '#shared/api/operations/uploads.ts';
 import { DOWNLOAD_SAFETY_HEADERS } from '#shared/domain/file-names.ts';
 import { handle } from '#shared/http/operation.ts';
-import { header } from '#shared/http/request-headers.ts';
+import { header, preconditionsOf } from '#shared/http/request-headers.ts';
 import { empty } from '#shared/http/responses.ts';
 import { downloadFile as download } from '#shared/services/file-download.ts';
 
@@ -10,7 +10,7 @@ export const handler = handle(downloadFile, async ({ caller, path, query, event 
   const answer = await download(caller, path.documentId, query.draft, {
     range: header(event, 'range'),
     ifRange: header(event, 'if-range'),
-    ifNoneMatch: header(event, 'if-none-match'),
+    ...preconditionsOf(event),
     headersOnly: event.requestContext.http.method === 'HEAD',
   });
   const common = { ...DOWNLOAD_SAFETY_HEADERS, etag: answer.etag, 'accept-ranges': 'bytes' };

@@ -1,7 +1,7 @@
 import { restoreVersion } from '#shared/api/operations/versions.ts';
 import { toBaseElement } from '#shared/domain/node.ts';
 import { handle } from '#shared/http/operation.ts';
-import { header } from '#shared/http/request-headers.ts';
+import { preconditionsOf } from '#shared/http/request-headers.ts';
 import { json } from '#shared/http/responses.ts';
 import { restoreVersion as restore } from '#shared/services/version-history-service.ts';
 import { nodeHeaders } from '../nodes/node-headers.ts';
@@ -10,7 +10,7 @@ import { nodeHeaders } from '../nodes/node-headers.ts';
 export const handler = handle(restoreVersion, async ({ caller, path, body, event }) => {
   const node = await restore(caller, path.nodeId, path.nodeVersionId, {
     body,
-    ifMatch: header(event, 'if-match'),
+    ...preconditionsOf(event),
   });
   return json(200, toBaseElement(node), nodeHeaders(node));
 });

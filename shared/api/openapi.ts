@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { problemSchema } from '#shared/http/problem.ts';
 import { ROUTES, type Route } from '#shared/http/routes.ts';
 import {
+  type ConditionalHeader,
   documentedResponses,
   JSON_BODY,
   type OperationDeclaration,
@@ -74,6 +75,24 @@ function schemaRef(schema: z.ZodMiniType, io: Io): JsonSchema {
   return jsonSchema(schema, io);
 }
 
+/** The conditional headers (preconditions.ts: If-Match first, then If-None-Match) on reads and on writes. */
+const CONDITION_DESCRIPTIONS: Record<ConditionalHeader, Record<'read' | 'write', string>> = {
+  'If-Match': {
+    read:
+      "The ETag you hold (or `*`): another answers 412. A node's weak ETag matches by its nodeVersionId; a " +
+      "strong ETag (a file's SHA-256) matches only a strong tag",
+    write:
+      'W/"<nodeVersionId>" of the version the write is for, or `*` (any version; for publish and restore it ' +
+      'names none, so the body must); another version answers 412',
+  },
+  'If-None-Match': {
+    read: 'ETags you hold, or `*`: the current one answers 304 without a body',
+    write:
+      'ETags, or `*`: the write is refused with 412 when it names the current version, or is `*` (the object ' +
+      'exists); nothing is changed',
+  },
+};
+
 function parameters(contract: OperationDeclaration, route: Route) {
   const params: JsonSchema[] = [];
   const add = (schema: z.ZodMiniType | undefined, location: 'path' | 'query') => {
@@ -97,13 +116,13 @@ function parameters(contract: OperationDeclaration, route: Route) {
   const request = requestContract(contract);
   add(request.path, 'path');
   add(route.query ?? request.query, 'query');
-  if (contract.takesIfMatch) {
+  const reads = route.method === 'GET' || route.method === 'HEAD';
+  for (const name of contract.conditions ?? []) {
     params.push({
-      name: 'If-Match',
+      name,
       in: 'header',
       required: false,
-      description:
-        'W/"<nodeVersionId>" of the version the write is for (or the body names it); another version answers 412',
+      description: CONDITION_DESCRIPTIONS[name][reads ? 'read' : 'write'],
       schema: { type: 'string' },
     });
   }

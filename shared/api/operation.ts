@@ -151,6 +151,8 @@ export interface FunctionDeclaration {
   servesReferenceAssets?: boolean;
 }
 
+export type ConditionalHeader = 'If-Match' | 'If-None-Match';
+
 export interface OperationDeclaration extends FunctionDeclaration {
   /** Operation id: names the function, the log lines and (by default) the OpenAPI operation. */
   name: string;
@@ -166,8 +168,12 @@ export interface OperationDeclaration extends FunctionDeclaration {
   authenticated?: false;
   /** Takes an Idempotency-Key (writes of nodes): a repeat gets the first answer and writes nothing. */
   idempotent?: true;
-  /** Takes If-Match naming the version the write is for (W/"<nodeVersionId>"); another answers 412. */
-  takesIfMatch?: true;
+  /**
+   * The conditional headers it evaluates on the current ETag (RFC 9110 §13, preconditions.ts): If-Match
+   * that does not match, or on a write If-None-Match that does, answers 412; on a read If-None-Match that
+   * matches answers 304. The reference shows the headers and the 412.
+   */
+  conditions?: readonly ConditionalHeader[];
   request: RequestContract;
   responses: Record<number, ResponseContract>;
 }
@@ -216,6 +222,18 @@ export function documentedResponses(operation: OperationDeclaration): Record<num
       ? { ...own, description: `${own.description}. ${idempotencyConflicts}` }
       : problem(idempotencyConflicts);
     declared[422] ??= problem('IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for another request');
+  }
+  if (operation.conditions?.length) {
+    const failures = [
+      operation.conditions.includes('If-Match') && 'If-Match does not name the current ETag',
+      operation.conditions.includes('If-None-Match') &&
+        changes &&
+        'If-None-Match is `*` or names the current ETag (nothing is changed)',
+    ];
+    declared[412] ??= {
+      ...problem(failures.filter(Boolean).join('; ')),
+      headers: { ETag: 'The current ETag' },
+    };
   }
   return { ...responses, ...declared };
 }

@@ -47,8 +47,8 @@ export interface ErrorDetails {
   extensions?: Record<string, unknown>;
   /** When to try again (too many requests, unavailable). */
   retryAfterSeconds?: number;
-  /** The version a failed precondition is about. */
-  currentVersion?: string;
+  /** The current ETag a failed precondition was evaluated on (the 412 sends it). */
+  currentEtag?: string;
 }
 
 export class DomainError extends Error {
@@ -161,8 +161,8 @@ export class GoneError extends DomainError {
 }
 
 export class PreconditionFailedError extends DomainError {
-  constructor(message: string, currentVersion: string) {
-    super('stale_precondition', 'PRECONDITION_FAILED', message, { currentVersion });
+  constructor(message: string, currentEtag: string) {
+    super('stale_precondition', 'PRECONDITION_FAILED', message, { currentEtag });
   }
 }
 

@@ -37,7 +37,7 @@ export const toVersionElement = (node: Node, current: boolean): VersionElement =
   current,
 });
 
-/** The body of publish and restore: the nodeVersionId the caller saw (or If-Match instead). */
+/** The body of publish and restore: the nodeVersionId the caller saw (or an If-Match naming it instead). */
 /** The version a write quotes: a nodeVersionId as the service issues them (any letter case). */
 export const versionQuotePayloadSchema = z.strictObject({ nodeVersionId: z.optional(uuidSchema) });
 export type VersionQuotePayload = z.output<typeof versionQuotePayloadSchema>;

@@ -61,7 +61,7 @@ function headersOf(error: DomainError): Record<string, string> {
     case 'method_not_allowed':
       return { Allow: ((details.extensions?.allowedMethods as string[] | undefined) ?? []).join(', ') };
     case 'stale_precondition':
-      return details.currentVersion ? { ETag: `W/"${details.currentVersion}"` } : {};
+      return details.currentEtag ? { ETag: details.currentEtag } : {};
     case 'range_not_satisfiable':
       return { 'Content-Range': `bytes */${String(details.extensions?.size ?? 0)}` };
     case 'too_many_requests':

@@ -1,9 +1,15 @@
+import type { Preconditions } from '#shared/domain/preconditions.ts';
 import { percentDecoded } from './percent-encoding.ts';
 import type { HttpEvent } from './types.ts';
 
 /** Header lookup; API Gateway HTTP APIs (and the local adapter) deliver header names lower-cased. */
 export function header(event: HttpEvent, name: string): string | undefined {
   return event.headers?.[name.toLowerCase()];
+}
+
+/** The conditional headers (RFC 9110 §13) a node or file route evaluates, in `evaluatePreconditions`. */
+export function preconditionsOf(event: HttpEvent): Preconditions {
+  return { ifMatch: header(event, 'if-match'), ifNoneMatch: header(event, 'if-none-match') };
 }
 
 /**

@@ -9,6 +9,7 @@ import { type ByteRange, byteRangeOf, ifRangeHolds } from '#shared/domain/byte-r
 import { NotFoundError } from '#shared/domain/errors.ts';
 import { servingContentType } from '#shared/domain/file-names.ts';
 import type { StoredFileInfo } from '#shared/domain/node-kinds/document.ts';
+import { evaluatePreconditions, type Preconditions } from '#shared/domain/preconditions.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { getNode } from './node-reads.ts';
 
@@ -35,7 +36,7 @@ export async function downloadFile(
   caller: Caller,
   documentId: string,
   draft: boolean,
-  request: { range?: string; ifRange?: string; ifNoneMatch?: string; headersOnly?: boolean },
+  request: Preconditions & { range?: string; ifRange?: string; headersOnly?: boolean },
 ): Promise<Download> {
   const document = await getNode(caller, documentId, draft);
   const fileInfo = document.fields.fileInfo as StoredFileInfo | null | undefined;
@@ -44,7 +45,7 @@ export async function downloadFile(
   }
   const { fileId, size = 0, sha256 = '' } = fileInfo;
   const etag = `"${sha256}"`;
-  if (request.ifNoneMatch && matchesEtag(request.ifNoneMatch, etag)) return { kind: 'notModified', etag };
+  if (evaluatePreconditions(request, etag, 'read') === 'notModified') return { kind: 'notModified', etag };
   const contentType = servingContentType(fileInfo.contentType);
   const disposition = attachmentDisposition(fileInfo.name);
   // An If-Range that does not name this file (it has an ETag, no Last-Modified) means the whole file.
@@ -65,12 +66,4 @@ export async function downloadFile(
   const bytes =
     length === 0 ? Buffer.alloc(0) : await readFileRange(fileId, range?.start ?? 0, range?.end ?? size - 1);
   return { kind: 'bytes', etag, contentType, disposition, size, range, bytes, length };
-}
-
-/** If-None-Match: a list of entity tags, weak or strong (weak comparison, RFC 9110 §13.1.2), or `*`. */
-function matchesEtag(header: string, etag: string): boolean {
-  return header
-    .split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''))
-    .some((tag) => tag === '*' || tag === etag);
 }

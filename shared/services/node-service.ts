@@ -21,7 +21,6 @@ import {
   ConflictError,
   ForbiddenError,
   NotFoundError,
-  PreconditionFailedError,
   ValidationError,
   VersionConflictError,
 } from '#shared/domain/errors.ts';
@@ -51,7 +50,7 @@ import {
   systemRootName,
 } from '#shared/domain/node-types.ts';
 import { can, canReadParentOf } from '#shared/domain/permissions.ts';
-import { ifMatchAllows } from '#shared/domain/preconditions.ts';
+import { evaluatePreconditions, type Preconditions } from '#shared/domain/preconditions.ts';
 import type { StoredEdge } from '#shared/domain/process-diagram.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { getNode, nodeNotFound } from './node-reads.ts';
@@ -296,13 +295,14 @@ const ROLE_NEEDED: Record<'edit' | 'delete' | 'publish', string> = {
 };
 
 /**
- * The working copy `caller` may write with `permission`, at the version If-Match names (if sent). `read`
- * is the working copy's read if it was started already (readNode, beside the session check).
+ * The working copy `caller` may write with `permission`, if the request's preconditions hold for it
+ * (If-Match, If-None-Match: a 412 otherwise). `read` is the working copy's read if it was started already
+ * (readNode, beside the session check).
  */
 export async function liveNodeForWrite(
   caller: Caller,
   nodeId: string,
-  ifMatch: string | undefined,
+  conditions: Preconditions,
   permission: 'edit' | 'delete' | 'publish',
   read?: Promise<Node | null>,
 ): Promise<Node> {
@@ -310,12 +310,7 @@ export async function liveNodeForWrite(
   if (!can(caller, node, permission)) {
     throw new ForbiddenError(`This needs ${ROLE_NEEDED[permission]} on object ${nodeId} or above it`);
   }
-  if (!ifMatchAllows(ifMatch, node.nodeVersionId)) {
-    throw new PreconditionFailedError(
-      `If-Match does not name the current version ${etagOf(node)}`,
-      node.nodeVersionId,
-    );
-  }
+  evaluatePreconditions(conditions, etagOf(node), 'write');
   return node;
 }
 
@@ -336,7 +331,7 @@ export async function updateNode(
   caller: Caller,
   nodeId: string,
   payload: UpdateNodePayload,
-  ifMatch: string | undefined,
+  conditions: Preconditions,
   files?: FileAttacher,
   read?: Promise<Node | null>,
   geometry?: TaskGeometry,
@@ -346,7 +341,7 @@ export async function updateNode(
       bodyError('$.nodeId', 'matches_path', `must equal the nodeId of the path (${nodeId})`),
     ]);
   }
-  const current = await liveNodeForWrite(caller, nodeId, ifMatch, 'edit', read);
+  const current = await liveNodeForWrite(caller, nodeId, conditions, 'edit', read);
   if (payload.nodeVersionId !== current.nodeVersionId) {
     throw new VersionConflictError(nodeId, payload.nodeVersionId, current.nodeVersionId);
   }
@@ -589,7 +584,7 @@ function trashEntryOf(root: Node, caller: Caller, at: string, count: number): Tr
 export async function deleteNode(
   caller: Caller,
   nodeId: string,
-  ifMatch: string | undefined,
+  conditions: Preconditions = {},
   read?: Promise<Node | null>,
 ): Promise<Node[]> {
   const deleted = new Map<string, Node>();
@@ -597,7 +592,13 @@ export async function deleteNode(
   let attemptStarted = started;
   for (let attempt = 1; ; attempt++) {
     // A conflict starts over from a fresh read.
-    const root = await liveNodeForWrite(caller, nodeId, ifMatch, 'delete', attempt === 1 ? read : undefined);
+    const root = await liveNodeForWrite(
+      caller,
+      nodeId,
+      conditions,
+      'delete',
+      attempt === 1 ? read : undefined,
+    );
     if (root.system) {
       throw new ConflictError(
         'SYSTEM_NODE_PROTECTED',

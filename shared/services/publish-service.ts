@@ -26,6 +26,7 @@ import {
 import { type Node, newVersionId, nextMajorVersion, timestamp } from '#shared/domain/node.ts';
 import type { VersionQuotePayload } from '#shared/domain/node-version.ts';
 import { can } from '#shared/domain/permissions.ts';
+import { ifMatchNamesVersion, type Preconditions } from '#shared/domain/preconditions.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { inPool } from './in-pool.ts';
 import { liveNodeForWrite } from './node-service.ts';
@@ -36,22 +37,29 @@ import { liveNodeForWrite } from './node-service.ts';
  */
 export const PUBLISH_LIMIT = 2000;
 
-/** The working copy `caller` may change, at the version the caller quoted (body or If-Match, one required). */
+/** The version a publish or restore is for: the body's nodeVersionId or If-Match, with the other preconditions. */
+export type VersionQuote = Preconditions & { body?: VersionQuotePayload | undefined };
+
+/**
+ * The working copy `caller` may change, at the version the caller quoted: the body's nodeVersionId or an
+ * If-Match naming it, one required. `If-Match: *` names no version (it holds whatever the version), so
+ * alone it is no quote; beside a body's nodeVersionId it is a precondition like any other.
+ */
 export async function quotedNode(
   caller: Caller,
   nodeId: string,
-  quote: { body?: VersionQuotePayload | undefined; ifMatch?: string | undefined },
+  quote: VersionQuote,
   permission: 'edit' | 'publish',
 ): Promise<Node> {
   const sent = quote.body?.nodeVersionId;
-  if (sent === undefined && quote.ifMatch === undefined) {
+  if (sent === undefined && !ifMatchNamesVersion(quote.ifMatch)) {
     throw new BadRequestError(
       'VERSION_REQUIRED',
-      'Name the version you saw: nodeVersionId in the body, or If-Match',
+      'Name the version you saw: nodeVersionId in the body, or If-Match naming it (If-Match: * names none)',
       [bodyError('$.nodeVersionId', 'required', 'is required unless If-Match names the current version')],
     );
   }
-  const current = await liveNodeForWrite(caller, nodeId, quote.ifMatch, permission);
+  const current = await liveNodeForWrite(caller, nodeId, quote, permission);
   if (sent !== undefined && sent.toUpperCase() !== current.nodeVersionId) {
     throw new VersionConflictError(nodeId, sent, current.nodeVersionId);
   }
@@ -61,7 +69,7 @@ export async function quotedNode(
 export async function publishNode(
   caller: Caller,
   nodeId: string,
-  quote: { body?: VersionQuotePayload | undefined; ifMatch?: string | undefined },
+  quote: VersionQuote,
   recursive: boolean,
 ): Promise<Node[]> {
   const root = await quotedNode(caller, nodeId, quote, 'publish');

@@ -6,16 +6,12 @@ import { findVersion, versionsPage } from '#shared/data/version-repository.ts';
 import { NotFoundError } from '#shared/domain/errors.ts';
 import { type Node, timestamp } from '#shared/domain/node.ts';
 import { kindOf } from '#shared/domain/node-types.ts';
-import {
-  toVersionElement,
-  type VersionElement,
-  type VersionQuotePayload,
-} from '#shared/domain/node-version.ts';
+import { toVersionElement, type VersionElement } from '#shared/domain/node-version.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import { getNode } from './node-reads.ts';
 import { nextVersionOf, replaceWorkingCopy } from './node-service.ts';
 import { type CursorRequest, cursorPage } from './paging.ts';
-import { quotedNode } from './publish-service.ts';
+import { quotedNode, type VersionQuote } from './publish-service.ts';
 import { edgesCarried, splitCarried } from './task-geometry.ts';
 
 /** Where the earlier versions start, for a cursor: the first page also carries the working copy. */
@@ -62,7 +58,7 @@ export async function restoreVersion(
   caller: Caller,
   nodeId: string,
   nodeVersionId: string,
-  quote: { body?: VersionQuotePayload | undefined; ifMatch?: string | undefined },
+  quote: VersionQuote,
 ): Promise<Node> {
   const current = await quotedNode(caller, nodeId, quote, 'edit');
   const old = await getVersion(caller, nodeId, nodeVersionId);

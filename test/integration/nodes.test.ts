@@ -298,6 +298,40 @@ describe('GET /api/v1/items/{nodeId}', () => {
     expect(other.status).toBe(200);
   });
 
+  it('answers 412 for If-Match naming another version, before If-None-Match, on the per-type retrieve too', async () => {
+    const documents = await createNode(api, token, folder(environmentId, 'Read if matching'));
+    const document = await createNode(api, token, urlDocument(documents.nodeId, 'Read if matching'));
+    const etag = `W/"${document.nodeVersionId}"`;
+    const other = 'W/"11111111-1111-4111-8111-111111111111"';
+    for (const path of [
+      `/api/v1/items/${document.nodeId}`,
+      `/api/v1/document/documents/${document.nodeId}`,
+    ]) {
+      const refused = await api.call('GET', path, { token, headers: { 'if-match': other } });
+      expect(refused.status, path).toBe(412);
+      expect(refused.headers.get('content-type')).toBe('application/problem+json');
+      expect(refused.body).toMatchObject({ status: 412, code: 'PRECONDITION_FAILED' });
+      expect(refused.body.detail).toContain('If-Match');
+      expect(refused.headers.get('etag')).toBe(etag);
+      for (const ifMatch of [etag, '*']) {
+        const read = await api.call('GET', path, { token, headers: { 'if-match': ifMatch } });
+        expect(read.status, `${path} ${ifMatch}`).toBe(200);
+        expect(read.body.nodeId).toBe(document.nodeId);
+      }
+    }
+    // If-Match is evaluated first: its failure wins over an If-None-Match that would answer 304.
+    const both = await api.call('GET', `/api/v1/items/${document.nodeId}`, {
+      token,
+      headers: { 'if-match': other, 'if-none-match': etag },
+    });
+    expect(both.status).toBe(412);
+    const notModified = await api.call('GET', `/api/v1/items/${document.nodeId}`, {
+      token,
+      headers: { 'if-match': etag, 'if-none-match': etag },
+    });
+    expect(notModified.status).toBe(304);
+  });
+
   it('detail=true adds parent and type-specific fields; lower-case ids are accepted', async () => {
     const documents = await createNode(api, token, folder(environmentId, 'Detail'));
     const document = await createNode(api, token, {
@@ -468,6 +502,36 @@ describe('PUT /api/v1/items/{nodeId}', () => {
     expect(accepted.status).toBe(200);
   });
 
+  it('refuses If-None-Match: * or naming the current version with 412, and changes nothing', async () => {
+    const documents = await createNode(api, token, folder(environmentId, 'If-None-Match'));
+    const path = `/api/v1/items/${documents.nodeId}`;
+    const etag = `W/"${documents.nodeVersionId}"`;
+    const body = {
+      ...folder(environmentId, 'Overwritten'),
+      nodeId: documents.nodeId,
+      nodeVersionId: documents.nodeVersionId,
+    };
+    for (const ifNoneMatch of ['*', etag, `W/"11111111-1111-4111-8111-111111111111", ${etag}`]) {
+      const refused = await api.call('PUT', path, { token, body, headers: { 'if-none-match': ifNoneMatch } });
+      expect(refused.status, ifNoneMatch).toBe(412);
+      expect(refused.headers.get('content-type')).toBe('application/problem+json');
+      expect(refused.body).toMatchObject({ status: 412, code: 'PRECONDITION_FAILED' });
+      expect(refused.body.detail).toContain('If-None-Match');
+      expect(refused.headers.get('etag')).toBe(etag);
+    }
+    const unchanged = await api.call('GET', path, { token });
+    expect(unchanged.body).toEqual(documents);
+
+    // Another version in If-None-Match is no hit: the update goes through.
+    const accepted = await api.call('PUT', path, {
+      token,
+      body,
+      headers: { 'if-none-match': 'W/"11111111-1111-4111-8111-111111111111"' },
+    });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ name: 'Overwritten', version: '0.0002' });
+  });
+
   it('refuses a body for another node, a type change and a move, naming the field', async () => {
     const documents = await createNode(api, token, folder(environmentId, 'Guarded'));
     const base = {
@@ -632,6 +696,39 @@ describe('DELETE /api/v1/items/{nodeId}', () => {
     });
     expect(root.status).toBe(409);
     expect(root.body.code).toBe('SYSTEM_NODE_PROTECTED');
+  });
+
+  it('refuses If-None-Match naming the current version (or *) with 412, and deletes nothing', async () => {
+    const top = await createNode(api, token, folder(environmentId, 'Not deleted'));
+    const child = await createNode(api, token, urlDocument(top.nodeId, 'Not deleted either'));
+    const path = `/api/v1/items/${top.nodeId}`;
+    const conditions: Record<string, string>[] = [
+      { 'if-none-match': `W/"${top.nodeVersionId}"` },
+      { 'if-none-match': '*' },
+      { 'if-match': `W/"${top.nodeVersionId}"`, 'if-none-match': `W/"${top.nodeVersionId}"` },
+    ];
+    for (const headers of conditions) {
+      const refused = await api.call('DELETE', path, { token, headers });
+      expect(refused.status, JSON.stringify(headers)).toBe(412);
+      expect(refused.headers.get('content-type')).toBe('application/problem+json');
+      expect(refused.body).toMatchObject({ status: 412, code: 'PRECONDITION_FAILED' });
+      expect(refused.body.detail).toContain('If-None-Match');
+      expect(refused.headers.get('etag')).toBe(`W/"${top.nodeVersionId}"`);
+    }
+    for (const node of [top, child]) {
+      const kept = await api.call('GET', `/api/v1/items/${node.nodeId}`, { token });
+      expect(kept.status).toBe(200);
+      expect(kept.body).toMatchObject({ deleted: false, nodeVersionId: node.nodeVersionId });
+    }
+    const trash = await api.call('GET', '/api/v1/trash', { token });
+    expect(trash.text).not.toContain(top.nodeId);
+
+    const deleted = await api.call('DELETE', path, {
+      token,
+      headers: { 'if-none-match': 'W/"11111111-1111-4111-8111-111111111111"' },
+    });
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toHaveLength(2);
   });
 
   it('deletes an environment with its system roots and content', async () => {

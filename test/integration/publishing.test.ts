@@ -132,6 +132,49 @@ describe('publishing', () => {
     expect((await retrieve(document.nodeId)).body.nodeStatus).toBe('IN_PROGRESS');
   });
 
+  it('takes If-Match: * as no quote: alone it is the 400 of no quote, beside a body quote a precondition', async () => {
+    const document = await createNode(api, token, urlDocument(await newFolder('Starred'), 'Starred'));
+    for (const body of [{}, undefined]) {
+      const starOnly = await publish(document.nodeId, body, '', { 'if-match': '*' });
+      expect(starOnly.status).toBe(400);
+      expect(starOnly.body.code).toBe('VERSION_REQUIRED');
+      expect(starOnly.body.errors[0]).toMatchObject({ path: '$.nodeVersionId', rule: 'required' });
+    }
+    // Restoring a version quotes the version alike.
+    const restore = await api.call(
+      'POST',
+      `/api/v1/items/${document.nodeId}/versions/${document.nodeVersionId}/restore`,
+      { token, body: {}, headers: { 'if-match': '*' } },
+    );
+    expect(restore.status).toBe(400);
+    expect(restore.body.code).toBe('VERSION_REQUIRED');
+    expect((await retrieve(document.nodeId)).body).toMatchObject({
+      nodeVersionId: document.nodeVersionId,
+      version: '0.0001',
+      nodeStatus: 'IN_PROGRESS',
+    });
+
+    const quoted = await publish(document.nodeId, { nodeVersionId: document.nodeVersionId }, '', {
+      'if-match': '*',
+    });
+    expect(quoted.status).toBe(200);
+    expect(quoted.body[0]).toMatchObject({ version: '1.0000', nodeStatus: 'PUBLISHED' });
+  });
+
+  it('refuses a publish whose If-None-Match names the current version (or is *) with 412, publishing nothing', async () => {
+    const document = await createNode(api, token, urlDocument(await newFolder('Not again'), 'Not again'));
+    for (const ifNoneMatch of ['*', `W/"${document.nodeVersionId}"`]) {
+      const refused = await publish(document.nodeId, { nodeVersionId: document.nodeVersionId }, '', {
+        'if-none-match': ifNoneMatch,
+      });
+      expect(refused.status, ifNoneMatch).toBe(412);
+      expect(refused.body).toMatchObject({ code: 'PRECONDITION_FAILED' });
+      expect(refused.body.detail).toContain('If-None-Match');
+    }
+    expect((await retrieve(document.nodeId)).body.nodeStatus).toBe('IN_PROGRESS');
+    expect((await retrieve(document.nodeId, false)).status).toBe(404);
+  });
+
   it('publishes a folder with its subtree, in one transaction or, when larger, in steps', async () => {
     const folderId = await newFolder('Handbook');
     const documents = await Promise.all(

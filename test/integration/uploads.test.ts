@@ -270,6 +270,38 @@ describe('the spec single-chunk upload and a FILE document', () => {
     expect(again.status).toBe(304);
   });
 
+  it('answers 412 for an If-Match not naming the file (strong comparison), before If-None-Match and Range', async () => {
+    const document = await fileDocumentOf('if-match-1', 'match.txt', 'hello match');
+    const etag = `"${sha256(Buffer.from('hello match'))}"`;
+    for (const ifMatch of ['"nope"', `W/${etag}`]) {
+      const refused = await download(document.nodeId, { 'if-match': ifMatch });
+      expect(refused.status, ifMatch).toBe(412);
+      expect(refused.headers.get('content-type')).toBe('application/problem+json');
+      expect(refused.body).toMatchObject({ status: 412, code: 'PRECONDITION_FAILED' });
+      expect(refused.body.detail).toContain('If-Match');
+      expect(refused.headers.get('etag')).toBe(etag);
+    }
+    const first = await download(document.nodeId, { 'if-match': '"nope"', 'if-none-match': etag });
+    expect(first.status).toBe(412);
+    const ranged = await download(document.nodeId, { 'if-match': '"nope"', range: 'bytes=0-1' });
+    expect(ranged.status).toBe(412);
+    const head = await api.call('HEAD', `/api/v1/document/documents/${document.nodeId}/content`, {
+      token,
+      headers: { 'if-match': '"nope"' },
+    });
+    expect(head.status).toBe(412);
+
+    for (const ifMatch of [etag, '*', `"nope", ${etag}`]) {
+      const file = await download(document.nodeId, { 'if-match': ifMatch });
+      expect(file.status, ifMatch).toBe(200);
+      expect(file.text).toBe('hello match');
+    }
+    const part = await download(document.nodeId, { 'if-match': etag, range: 'bytes=0-4' });
+    expect(part.status).toBe(206);
+    expect(part.text).toBe('hello');
+    expect((await download(document.nodeId, { 'if-match': etag, 'if-none-match': etag })).status).toBe(304);
+  });
+
   it('honours Range only while If-Range names the current file (strong ETag comparison)', async () => {
     expect((await singleChunk('if-range-1', 'range.txt', 'hello world', 'text/plain')).status).toBe(200);
     const created = await api.call('POST', '/api/v1/items', {

@@ -20,7 +20,9 @@ export const getNode = defineOperation({
   summary: 'Retrieve an object',
   description:
     '`draft=true` (default) answers the working copy, `draft=false` the last published version. `detail=true` adds ' +
-    'the parent and the type-specific fields. `If-None-Match` with the current ETag answers 304.',
+    'the parent and the type-specific fields. `If-None-Match` with the current ETag answers 304; `If-Match` ' +
+    'with another answers 412 (it is evaluated first).',
+  conditions: ['If-Match', 'If-None-Match'],
   tag: 'Common',
   request: {
     path: nodePathSchema,
@@ -57,7 +59,10 @@ export const getTypedNode = defineOperation({
     'The object with its own `@type`, its parent as a NameElement and its type’s own fields (documents: ' +
     'documentType, url, fileInfo; processes: tasks and edges; entities: attributes). An id of another type, or of ' +
     'an object the caller may not read, is a 404. `draft=false` answers the published version. `detail` is ' +
-    'taken as on the common retrieve (spec §4.4) and changes nothing: this view is always the full one.',
+    'taken as on the common retrieve (spec §4.4) and changes nothing: this view is always the full one. The ' +
+    'ETag is the object’s; `If-Match` with another answers 412. `If-None-Match` is not taken (always 200): the ' +
+    'view also holds children, a process’s diagram and names that change without the object’s version.',
+  conditions: ['If-Match'],
   tag: 'Common',
   request: {
     // Each route carries exactly one of these.

@@ -39,7 +39,7 @@ export const createNode = defineOperation({
 
 export const updateNode = defineOperation({
   name: 'updateNode',
-  takesIfMatch: true,
+  conditions: ['If-Match', 'If-None-Match'],
   idempotent: true,
   handler: 'functions/nodes/update-node.ts',
   routes: [{ method: 'PUT', path: `${API_PREFIX}/items/{nodeId}` }],
@@ -50,7 +50,8 @@ export const updateNode = defineOperation({
     'The body is the structure of the object with the current `nodeVersionId`, as retrieved (with or without ' +
     '`detail=true`) and changed: fields left out keep their values, `null` clears an optional field, read-only ' +
     'fields of a retrieved object are ignored. A stale nodeVersionId answers 409 with `currentNodeVersionId`; ' +
-    '`If-Match` is honoured (412).',
+    '`If-Match` naming another version, or `If-None-Match` naming the current one or `*`, answers 412 and ' +
+    'changes nothing.',
   tag: 'Common',
   request: {
     path: nodePathSchema,
@@ -67,20 +68,21 @@ export const updateNode = defineOperation({
     403: problem('Needs the editor role on the object or above it'),
     404: problem('No such object (or not visible to the caller)'),
     409: problem('VERSION_CONFLICT: the nodeVersionId is not the current one (see currentNodeVersionId)'),
-    412: problem('If-Match does not name the current version'),
   },
 });
 
 export const deleteNode = defineOperation({
   name: 'deleteNode',
-  takesIfMatch: true,
+  conditions: ['If-Match', 'If-None-Match'],
   idempotent: true,
   handler: 'functions/nodes/delete-node.ts',
   routes: [{ method: 'DELETE', path: `${API_PREFIX}/items/{nodeId}` }],
   access: authenticated('readWrite'),
   summary: 'Delete an object and everything under it',
   description:
-    'Soft delete of the object and its whole subtree; answers the deleted objects (`deleted: true`).',
+    'Soft delete of the object and its whole subtree; answers the deleted objects (`deleted: true`). ' +
+    '`If-Match` naming another version, or `If-None-Match` naming the current one or `*`, answers 412 and ' +
+    'deletes nothing.',
   tag: 'Common',
   request: {
     path: nodePathSchema,
@@ -97,6 +99,5 @@ export const deleteNode = defineOperation({
       'SYSTEM_NODE_PROTECTED: system roots are deleted only with their environment. WRITE_CONFLICT: the ' +
         'subtree kept changing for the whole delete (deletedSoFar objects are deleted): repeat it to finish it',
     ),
-    412: problem('If-Match does not name the current version'),
   },
 });

@@ -140,7 +140,8 @@ export const downloadFile = defineOperation({
   description:
     'The file, always as an attachment (Content-Disposition) and never rendered from this origin: HTML, SVG, XML ' +
     'and scripts are served as application/octet-stream, with X-Content-Type-Options: nosniff and a sandboxing ' +
-    'Content-Security-Policy. ETag is the SHA-256 of the content; If-None-Match answers 304. One byte range ' +
+    'Content-Security-Policy. ETag is the SHA-256 of the content; If-None-Match naming it answers 304, If-Match ' +
+    'naming another (strong comparison: a weak tag never matches) 412, evaluated first. One byte range ' +
     '(Range: bytes=a-b, a-, -n) answers 206; several ranges answer the whole file, and so does an If-Range that ' +
     'is not the current ETag (strong comparison: a weak tag or a date never matches). Up to 4 MiB (of the file, or ' +
     'of the range asked for) is answered directly; beyond, a 302 to a presigned URL of the file store, valid ' +
@@ -148,6 +149,7 @@ export const downloadFile = defineOperation({
     'and honours Range. `draft=false` serves the published version. HEAD answers the same headers without ' +
     'the bytes (Content-Length the size of the file or of the range), never a redirect.',
   tag: 'Document',
+  conditions: ['If-Match', 'If-None-Match'],
   request: { path: z.strictObject({ documentId: uuidSchema }), query: draftQuerySchema },
   responses: {
     200: {

@@ -10,12 +10,13 @@ import { cursorQuerySchema, flagParam, nodePathSchema } from '../params.ts';
 const ITEM = `${API_PREFIX}/items/{nodeId}`;
 const versionPathSchema = z.strictObject({ nodeId: uuidSchema, nodeVersionId: uuidSchema });
 const QUOTE =
-  'Name the version you saw: `nodeVersionId` in the body or `If-Match: W/"<nodeVersionId>"` (one is required); ' +
-  'another version is a 409 VERSION_CONFLICT (412 for If-Match).';
+  'Name the version you saw: `nodeVersionId` in the body or `If-Match: W/"<nodeVersionId>"` (one is required; ' +
+  '`If-Match: *` names no version, 400 VERSION_REQUIRED alone); another version is a 409 VERSION_CONFLICT (412 ' +
+  'for If-Match). `If-None-Match` naming the current version, or `*`, answers 412 and changes nothing.';
 
 export const publishNode = defineOperation({
   name: 'publishNode',
-  takesIfMatch: true,
+  conditions: ['If-Match', 'If-None-Match'],
   handler: 'functions/versions/publish-node.ts',
   routes: [{ method: 'POST', path: `${ITEM}/publish` }],
   access: authenticated('readWrite'),
@@ -42,7 +43,6 @@ export const publishNode = defineOperation({
     409: problem(
       'VERSION_CONFLICT: not the current version; WRITE_CONFLICT: changed meanwhile; PUBLISH_TOO_LARGE',
     ),
-    412: problem('If-Match does not name the current version'),
   },
 });
 
@@ -81,7 +81,7 @@ export const getVersion = defineOperation({
 
 export const restoreVersion = defineOperation({
   name: 'restoreVersion',
-  takesIfMatch: true,
+  conditions: ['If-Match', 'If-None-Match'],
   handler: 'functions/versions/restore-version.ts',
   routes: [{ method: 'POST', path: `${ITEM}/versions/{nodeVersionId}/restore` }],
   access: authenticated('readWrite'),
@@ -96,6 +96,5 @@ export const restoreVersion = defineOperation({
     403: problem('Needs the editor role'),
     404: problem('No such object or version (or not visible to the caller)'),
     409: problem('VERSION_CONFLICT: not the current version'),
-    412: problem('If-Match does not name the current version'),
   },
 });

@@ -79,7 +79,7 @@ describe('OpenAPI document', () => {
     expect(names).toEqual(['pageSize', 'currentPage', 'cursor']);
   });
 
-  it('documents the Idempotency-Key and If-Match headers where they are taken', () => {
+  it('documents the Idempotency-Key and conditional headers where they are taken, with the 412', () => {
     const headersOf = (method: string, path: string) =>
       (
         operations().find((o) => o.method === method && o.path === path)?.op as
@@ -88,10 +88,25 @@ describe('OpenAPI document', () => {
       )?.parameters
         ?.filter((p) => p.in === 'header')
         .map((p) => p.name);
-    expect(headersOf('put', '/api/v1/items/{nodeId}')).toEqual(['If-Match', 'Idempotency-Key']);
+    expect(headersOf('put', '/api/v1/items/{nodeId}')).toEqual([
+      'If-Match',
+      'If-None-Match',
+      'Idempotency-Key',
+    ]);
     expect(headersOf('post', '/api/v1/process/nodes')).toEqual(['Idempotency-Key']);
-    expect(headersOf('post', '/api/v1/items/{nodeId}/publish')).toEqual(['If-Match']);
-    expect(headersOf('get', '/api/v1/items/{nodeId}')).toEqual([]);
+    expect(headersOf('post', '/api/v1/items/{nodeId}/publish')).toEqual(['If-Match', 'If-None-Match']);
+    expect(headersOf('get', '/api/v1/items/{nodeId}')).toEqual(['If-Match', 'If-None-Match']);
+    expect(headersOf('get', '/api/v1/document/documents/{documentId}')).toEqual(['If-Match']);
+    expect(headersOf('get', '/api/v1/document/documents/{documentId}/content')).toEqual([
+      'If-Match',
+      'If-None-Match',
+    ]);
+    expect(headersOf('get', '/api/v1/list')).toEqual([]);
+    const responsesOf = (method: string, path: string) =>
+      Object.keys(operations().find((o) => o.method === method && o.path === path)?.op.responses ?? {});
+    expect(responsesOf('delete', '/api/v1/items/{nodeId}')).toContain('412');
+    expect(responsesOf('get', '/api/v1/document/documents/{documentId}/content')).toContain('412');
+    expect(responsesOf('get', '/api/v1/list')).not.toContain('412');
   });
 
   it('documents every media type a BPMN import takes', () => {
