@@ -67,7 +67,10 @@ export async function attemptDelivery(message: AttemptMessage, nowMs = Date.now(
     return;
   }
   const claimed = await claimDelivery(webhookId, deliveryId, attempt, nowMs, nowMs + CLAIM_MS);
-  if (!claimed) return;
+  if (!claimed) {
+    await lookAgainAfterClaim(message, nowMs);
+    return;
+  }
 
   const at = new Date();
   let outcome: SendOutcome;
@@ -112,4 +115,17 @@ export async function attemptDelivery(message: AttemptMessage, nowMs = Date.now(
   if (recorded && state === 'retrying') {
     await enqueueAttempts([{ webhookId, deliveryId, attempt: attempt + 1, delaySeconds: delay }]);
   }
+}
+
+/**
+ * Another attempt holds the delivery. It may finish it, or die with it (a crash, a timeout) and leave
+ * only its claim: this message comes back once the claim has run out, and is dropped then if the delivery
+ * has moved on. Dropping it now would leave a delivery whose holder died pending for good.
+ */
+async function lookAgainAfterClaim(message: AttemptMessage, nowMs: number): Promise<void> {
+  const delivery = await findDelivery(message.webhookId, message.deliveryId);
+  if (!delivery || delivery.attempts !== message.attempt) return;
+  if (delivery.state !== 'pending' && delivery.state !== 'retrying') return;
+  const claimLeftMs = Math.max(0, delivery.claimedUntil - nowMs);
+  await enqueueAttempts([{ ...message, delaySeconds: claimLeftMs / 1000 + 1 }]);
 }

@@ -5,7 +5,7 @@
  * mocked: what is asserted is what is sent on and what is written.
  */
 
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import {
   DynamoDBDocumentClient,
@@ -112,6 +112,32 @@ describe('a webhook attempt message handed over again', () => {
     }
     expect(sentMessages()).toEqual([]);
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+  });
+});
+
+describe('an attempt message meeting a delivery another attempt holds', () => {
+  const held = delivery({ state: 'pending', attempts: 0, claimedUntil: NOW + 25_000 });
+  beforeEach(() => {
+    ddb.on(GetCommand, { Key: webhookKey('W1') }).resolves({ Item: webhooks.toItem(webhook) });
+    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'held', $metadata: {} }));
+  });
+  const attempt = () => attemptDelivery({ webhookId: 'W1', deliveryId: held.deliveryId, attempt: 0 }, NOW);
+
+  it('comes back once the claim has run out, in case its holder died with it', async () => {
+    ddb
+      .on(GetCommand, { Key: deliveryKey('W1', held.deliveryId) })
+      .resolves({ Item: deliveries.toItem(held) });
+    await attempt();
+    expect(sentMessages()).toEqual([{ webhookId: 'W1', deliveryId: held.deliveryId, attempt: 0, delay: 26 }]);
+  });
+
+  it('is dropped when the holder finished the attempt meanwhile', async () => {
+    ddb
+      .on(GetCommand, { Key: deliveryKey('W1', held.deliveryId) })
+      .resolvesOnce({ Item: deliveries.toItem(held) })
+      .resolves({ Item: deliveries.toItem({ ...held, state: 'delivered', attempts: 1, claimedUntil: 0 }) });
+    await attempt();
+    expect(sentMessages()).toEqual([]);
   });
 });
 
