@@ -109,13 +109,20 @@ class Queue {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const now = Date.now();
-    while (this.inFlight.size < this.settings.concurrency) {
+    const received: StoredMessage[][] = [];
+    while (this.inFlight.size + received.length < this.settings.concurrency) {
       const batch = this.messages.filter((m) => m.visibleAt <= now).slice(0, this.settings.batchSize);
       if (batch.length === 0) break;
       for (const message of batch) {
         message.receiveCount += 1;
         message.visibleAt = now + this.settings.visibilityTimeoutSeconds * 1000;
       }
+      received.push(batch);
+    }
+    // Received is kept before it is handed over: after a crash, as in SQS, what was being handled stays
+    // hidden until its visibility timeout, rather than coming back at once to meet its handler's claims.
+    if (received.length > 0) this.save();
+    for (const batch of received) {
       const work = this.consume(batch).finally(() => {
         this.inFlight.delete(work);
         this.schedule();

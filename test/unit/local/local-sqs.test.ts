@@ -102,6 +102,39 @@ describe('the embedded SQS', () => {
     second.client.destroy();
   });
 
+  it('keeps a message being handled hidden across a crash until its visibility timeout, as SQS does', async () => {
+    const dataDir = fresh();
+    let release: () => void = () => undefined;
+    const stuck = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let received = 0;
+    const first = await start(
+      dataDir,
+      async () => {
+        received++;
+        await stuck;
+      },
+      30,
+    );
+    await first.client.send(new SendMessageCommand({ QueueUrl: first.QueueUrl, MessageBody: 'in hand' }));
+    while (received === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    // A second start on the same data folder while the first still holds the message: a restart after
+    // a crash finds the folder as the crash left it.
+    const seen: string[] = [];
+    try {
+      const second = await start(dataDir, async (event) => {
+        for (const r of event.Records) seen.push(r.body);
+      });
+      second.client.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(seen).toEqual([]);
+    } finally {
+      release();
+      first.client.destroy();
+    }
+  });
+
   it('answers SQS errors the SDK understands', async () => {
     const { client, sqs } = await start(fresh(), async () => undefined);
     await expect(
