@@ -10,6 +10,9 @@ export const CORS_ALLOWED_HEADERS = [
   'if-match',
   'if-none-match',
   'idempotency-key',
+  // A download answers a part of its file (206) and If-Range, as a page resuming or seeking asks.
+  'range',
+  'if-range',
 ];
 // A download's (and its HEAD's) headers are what a page reading a file needs.
 export const CORS_EXPOSED_HEADERS = [

@@ -403,7 +403,7 @@ describe('CORS', () => {
       CorsConfiguration: Match.objectLike({
         AllowOrigins: ['https://portal.example.com'],
         AllowCredentials: true,
-        AllowHeaders: Match.arrayWith(['authorization', 'if-match']),
+        AllowHeaders: Match.arrayWith(['authorization', 'if-match', 'range', 'if-range']),
       }),
     });
     const fn = Object.values(withCors.findResources('AWS::Lambda::Function')).find(

@@ -157,4 +157,20 @@ describe('CORS', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe(PORTAL);
     expect(response.headers.get('access-control-expose-headers')).toContain('etag');
   });
+
+  it("lets a page ask for part of a file: the download's preflight allows Range and If-Range", async () => {
+    const preflight = await fetch(`${ctx.stack.url}/api/v1/document/documents/D1/content`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: PORTAL,
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization, if-range, range',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(PORTAL);
+    expect(preflight.headers.get('access-control-allow-headers')?.split(',')).toEqual(
+      expect.arrayContaining(['authorization', 'if-range', 'range']),
+    );
+  });
 });

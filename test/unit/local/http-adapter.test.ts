@@ -5,22 +5,33 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { answerUnmetExpectation, createHttpAdapter } from '#infra/local/http-adapter.ts';
 import type { HttpEvent, HttpHandler, HttpResult } from '#shared/http/types.ts';
 
+const PORTAL = 'https://portal.example.com';
 let server: http.Server;
 let baseUrl: string;
+/** The same handler behind an adapter whose stage allows PORTAL's browser apps (CORS). */
+let corsServer: http.Server;
+let corsUrl: string;
 let lastEvent: HttpEvent | undefined;
 let nextResult: HttpResult;
+
+async function listening(listener: http.RequestListener): Promise<[http.Server, string]> {
+  const started = http.createServer(listener);
+  started.on('checkExpectation', answerUnmetExpectation);
+  await new Promise<void>((done) => started.listen(0, '127.0.0.1', () => done()));
+  return [started, `http://127.0.0.1:${(started.address() as AddressInfo).port}`];
+}
 
 beforeAll(async () => {
   const handler: HttpHandler = async (event) => {
     lastEvent = event;
     return nextResult;
   };
-  server = http.createServer(createHttpAdapter(async () => handler));
-  server.on('checkExpectation', answerUnmetExpectation);
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  [server, baseUrl] = await listening(createHttpAdapter(async () => handler));
+  [corsServer, corsUrl] = await listening(createHttpAdapter(async () => handler, [PORTAL]));
 });
-afterAll(() => new Promise<void>((done) => server.close(() => done())));
+afterAll(() =>
+  Promise.all([server, corsServer].map((s) => new Promise<void>((done) => s.close(() => done())))),
+);
 
 describe('request → event', () => {
   it('lower-cases headers, moves cookies to `cookies`, joins repeated query values, keeps the raw query string', async () => {
@@ -88,6 +99,26 @@ describe('result → response', () => {
   });
 });
 
+describe('CORS, on a stage with an allow-list', () => {
+  const preflight = (origin: string, requestHeaders = 'authorization') =>
+    fetch(`${corsUrl}/api/v1/document/documents/D1/content`, {
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': requestHeaders,
+      },
+    });
+
+  it('a preflight allows what a download honours: Range and If-Range', async () => {
+    const allowed = await preflight(PORTAL, 'authorization, if-range, range');
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(PORTAL);
+    const headers = allowed.headers.get('access-control-allow-headers')?.split(',') ?? [];
+    expect(headers).toEqual(expect.arrayContaining(['authorization', 'if-range', 'range']));
+  });
+});
+
 describe("Lambda's 6 MB payload limit, counted on the JSON Lambda receives and returns", () => {
   const MiB = 1024 * 1024;
   const justUnder = 6 * MiB - 4096;
@@ -124,8 +155,8 @@ describe("Lambda's 6 MB payload limit, counted on the JSON Lambda receives and r
 });
 
 /** Sends `request` as is over a new connection; answers what came back before the server closed it. */
-function rawExchange(request: string, { closeAfterSend = false } = {}): Promise<string> {
-  const { port } = server.address() as AddressInfo;
+function rawExchange(request: string, { closeAfterSend = false, to = server } = {}): Promise<string> {
+  const { port } = to.address() as AddressInfo;
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => {
       socket.write(request);
