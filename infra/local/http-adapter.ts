@@ -12,7 +12,7 @@ import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { FALLBACK_OPERATION, type Operation } from '#shared/api/operations/index.ts';
 import { ExpectationFailedError, PayloadTooLargeError, UnreadableError } from '#shared/domain/errors.ts';
-import { corsHeaders, preflightHeaders } from '#shared/http/cors.ts';
+import { corsHeaders, preflightHeaders, varyByOrigin } from '#shared/http/cors.ts';
 import { problemResponse } from '#shared/http/problem.ts';
 import { resolveRoute } from '#shared/http/routes.ts';
 import type { HttpHandler, HttpResult } from '#shared/http/types.ts';
@@ -210,14 +210,16 @@ function send(res: ServerResponse, result: HttpResult, requestId: string): void 
 
 /**
  * API Gateway answers CORS preflights itself and adds the CORS headers to every response when the
- * stage has an allow-list; so does the adapter, from the same policy.
+ * stage has an allow-list; so does the adapter, from the same policy. Every answer then says it varies
+ * with the Origin, the allowed one's and any other's alike.
  */
 function withCors(
   result: HttpResult,
   origin: string | undefined,
   allowedOrigins: readonly string[],
 ): HttpResult {
-  return { ...result, headers: { ...result.headers, ...corsHeaders(origin, allowedOrigins) } };
+  const headers = { ...result.headers, ...corsHeaders(origin, allowedOrigins) };
+  return varyByOrigin({ ...result, headers }, allowedOrigins);
 }
 
 /**
@@ -232,6 +234,7 @@ export function createHttpAdapter(
   return async (req, res) => {
     const requestId = randomUUID();
     const origin = req.headers.origin;
+    const answer = (result: HttpResult) => send(res, withCors(result, origin, allowedOrigins), requestId);
     let event: APIGatewayProxyEventV2 | undefined;
     if (
       allowedOrigins.length > 0 &&
@@ -239,7 +242,7 @@ export function createHttpAdapter(
       req.headers['access-control-request-method']
     ) {
       req.resume();
-      send(res, { statusCode: 204, headers: preflightHeaders(origin, allowedOrigins), body: '' }, requestId);
+      answer({ statusCode: 204, headers: preflightHeaders(origin, allowedOrigins), body: '' });
       return;
     }
     try {
@@ -273,13 +276,13 @@ export function createHttpAdapter(
       );
       // Lambda refuses an answer over its payload limit; the client then gets a 500.
       if (overPayloadLimit(result)) throw new FunctionAnswerTooLarge();
-      send(res, withCors(result, origin, allowedOrigins), requestId);
+      answer(result);
     } catch (error) {
       const path = event?.rawPath ?? req.url ?? '/';
       if (error instanceof BodyTooLarge) {
         // API Gateway's 10 MB, or (for the event Lambda receives) Lambda's 6 MB.
         const limit = event ? LAMBDA_PAYLOAD_BYTES : MAX_PAYLOAD_BYTES;
-        send(res, problemResponse(new PayloadTooLargeError(limit), requestId, path), requestId);
+        answer(problemResponse(new PayloadTooLargeError(limit), requestId, path));
         return;
       }
       if (error instanceof ClientGone) {
@@ -289,14 +292,14 @@ export function createHttpAdapter(
         return;
       }
       if (error instanceof UnreadableError) {
-        send(res, problemResponse(error, requestId, path), requestId);
+        answer(problemResponse(error, requestId, path));
         return;
       }
       // What API Gateway answers when the function itself fails.
       console.error(
         JSON.stringify({ level: 'error', msg: 'handler crashed', requestId, error: String(error) }),
       );
-      if (!res.headersSent) send(res, problemResponse(error, requestId, path), requestId);
+      if (!res.headersSent) answer(problemResponse(error, requestId, path));
     }
   };
 }

@@ -12,9 +12,11 @@ import type * as z from 'zod/mini';
 import { type OperationDeclaration, requestContract } from '#shared/api/operation.ts';
 import { metered } from '#shared/clients/capacity-meter.ts';
 import { withInvocation } from '#shared/clients/invocation.ts';
+import { config } from '#shared/config/index.ts';
 import type { Caller } from '#shared/domain/user.ts';
 import type { VerifiedPrincipal } from '#shared/services/authentication.ts';
 import { awaitedLater } from '#shared/services/awaited-later.ts';
+import { varyByOrigin } from './cors.ts';
 import { authenticateRequest } from './middleware/authenticate.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { problemErrors } from './middleware/problem-errors.ts';
@@ -150,7 +152,10 @@ export function handle<D extends Declared, P>(
       event.requestContext.requestId,
       async () => (await metered(() => chain(event, context))).result,
     );
-    return event.requestContext.http.method === 'HEAD' ? withoutBody(result) : result;
+    // API Gateway adds the CORS headers of an allowed origin to this answer; that the answer varies with
+    // the Origin is said here, as API Gateway does not document adding Vary.
+    const answer = varyByOrigin(result, config().corsOrigins);
+    return event.requestContext.http.method === 'HEAD' ? withoutBody(answer) : answer;
   };
 }
 

@@ -173,4 +173,27 @@ describe('CORS', () => {
       expect.arrayContaining(['authorization', 'if-range', 'range']),
     );
   });
+
+  it('says Vary: Origin on every answer, so a shared cache never hands the portal a copy made for another', async () => {
+    // The reference is public and cacheable: the copy kept for a request without Origin lacks the CORS headers.
+    const reference = '/api/v1/swagger/openapi.json';
+    const anonymous = await api.call('GET', reference);
+    expect(anonymous.headers.get('cache-control')).toContain('public');
+    expect(anonymous.headers.get('access-control-allow-origin')).toBeNull();
+    expect(anonymous.headers.get('vary')).toBe('Origin');
+    const other = await api.call('GET', reference, { headers: { origin: 'https://evil.example' } });
+    expect(other.headers.get('vary')).toBe('Origin');
+    const portal = await api.call('GET', reference, { headers: { origin: PORTAL } });
+    expect(portal.headers.get('access-control-allow-origin')).toBe(PORTAL);
+    expect(portal.headers.get('vary')).toBe('Origin');
+    // Problems too, and the preflight refused to another origin.
+    const problem = await api.call('GET', '/api/v1/list', { headers: { origin: PORTAL } });
+    expect(problem.status).toBe(401);
+    expect(problem.headers.get('vary')).toBe('Origin');
+    const refused = await fetch(`${ctx.stack.url}/api/v1/items`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(refused.headers.get('vary')).toBe('Origin');
+  });
 });

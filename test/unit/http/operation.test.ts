@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
+import { readServiceConfig, withConfig } from '#shared/config/index.ts';
 import { ConflictError } from '#shared/domain/errors.ts';
 import { handle } from '#shared/http/operation.ts';
 import { json } from '#shared/http/responses.ts';
@@ -134,6 +135,23 @@ describe('the middy chain', () => {
       context,
     );
     expect(xml.statusCode).toBe(415);
+  });
+
+  it('with CORS origins configured, every answer says Vary: Origin, beside a Vary of its own', async () => {
+    const handler = handle(
+      { name: 'echo', authenticated: false, request: { body: z.strictObject({ n: z.number() }) } },
+      async ({ body }) => json(200, body, { Vary: 'Accept-Language' }),
+    );
+    const portal = readServiceConfig({ ...process.env, CORS_ORIGINS: 'https://portal.example.com' });
+    const answered = await withConfig(portal, () => handler(event({ body: '{"n":1}' }), context));
+    expect(answered.statusCode).toBe(200);
+    expect(answered.headers).toMatchObject({ vary: 'Accept-Language, Origin' });
+    expect(answered.headers).not.toHaveProperty('Vary');
+    const refused = await withConfig(portal, () => handler(event({ body: '{"n":"x"}' }), context));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.headers.vary).toBe('Origin');
+    // Without an allow-list, no answer depends on the Origin.
+    expect((await handler(event({ body: '{"n":"x"}' }), context)).headers).not.toHaveProperty('vary');
   });
 
   it('writes one JSON log line per request with operation, status, latency and request id', async () => {

@@ -117,6 +117,45 @@ describe('CORS, on a stage with an allow-list', () => {
     const headers = allowed.headers.get('access-control-allow-headers')?.split(',') ?? [];
     expect(headers).toEqual(expect.arrayContaining(['authorization', 'if-range', 'range']));
   });
+
+  it('every answer says Vary: Origin: to the allowed origin, another, none, and beside its own Vary', async () => {
+    nextResult = { statusCode: 200, headers: { 'cache-control': 'public, max-age=3600' }, body: '{}' };
+    const allowed = await fetch(`${corsUrl}/api/v1/list`, { headers: { origin: PORTAL } });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(PORTAL);
+    expect(allowed.headers.get('vary')).toBe('Origin');
+    // The copy a shared cache keeps of these must not be handed to the allowed origin.
+    const other = await fetch(`${corsUrl}/api/v1/list`, { headers: { origin: 'https://evil.example' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    expect(other.headers.get('vary')).toBe('Origin');
+    const none = await fetch(`${corsUrl}/api/v1/list`);
+    expect(none.headers.get('vary')).toBe('Origin');
+    const refused = await preflight('https://evil.example');
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    expect(refused.headers.get('vary')).toBe('Origin');
+    nextResult = { statusCode: 200, headers: { Vary: 'Accept-Language' }, body: '{}' };
+    const own = await fetch(`${corsUrl}/api/v1/list`, { headers: { origin: PORTAL } });
+    expect(own.headers.get('vary')).toBe('Accept-Language, Origin');
+    nextResult = { statusCode: 200, headers: { vary: 'origin' }, body: '{}' };
+    expect((await fetch(`${corsUrl}/api/v1/list`)).headers.get('vary')).toBe('origin');
+  });
+
+  it("the adapter's own answers say it too (a body over the limit)", async () => {
+    const over = await fetch(`${corsUrl}/api/v1/items`, {
+      method: 'POST',
+      headers: { origin: PORTAL, 'content-type': 'application/json' },
+      body: 'x'.repeat(11 * 1024 * 1024),
+    });
+    expect(over.status).toBe(413);
+    expect(over.headers.get('access-control-allow-origin')).toBe(PORTAL);
+    expect(over.headers.get('vary')).toBe('Origin');
+  });
+
+  it('a stage without an allow-list sends neither CORS headers nor Vary', async () => {
+    nextResult = { statusCode: 200, headers: {}, body: '{}' };
+    const answered = await fetch(`${baseUrl}/api/v1/list`, { headers: { origin: PORTAL } });
+    expect(answered.headers.get('access-control-allow-origin')).toBeNull();
+    expect(answered.headers.get('vary')).toBeNull();
+  });
 });
 
 describe("Lambda's 6 MB payload limit, counted on the JSON Lambda receives and returns", () => {
