@@ -208,7 +208,16 @@ export function documentedResponses(operation: OperationDeclaration): Record<num
     const { mediaType, maxBytes } = request.bodyFormat ?? JSON_BODY;
     responses[413] = problem(`The body is larger than ${maxBytes / 1024} KiB`);
     const alike = mediaType === 'application/octet-stream' ? '' : ` (or a +${mediaType.split('/')[1]} type)`;
-    responses[415] = problem(`The body is not sent as ${mediaType}${alike}`);
+    const refused =
+      mediaType === 'application/octet-stream'
+        ? 'The body is sent with a content coding (compressed)'
+        : `The body is not sent as ${mediaType}${alike} in a charset this API reads, or is sent compressed`;
+    responses[415] = {
+      ...problem(
+        `${refused}: \`errors\` names the header (Content-Type, Content-Encoding) and the rule it breaks`,
+      ),
+      headers: { 'Accept-Encoding': '`identity`, when the body was refused for its Content-Encoding' },
+    };
   }
   if (withSession) responses[401] = problem('No token, an invalid or expired token, or an ended session');
   if (withSession && changes) responses[403] = problem('A cookie-authenticated request from another site');

@@ -22,6 +22,14 @@ export const bodyError = (path: string, rule: string, message: string): FieldErr
   message,
 });
 
+/** A rule a header of the request breaks (`path` names the header as `$.<Name>`). */
+export const headerError = (name: string, rule: string, message: string): FieldError => ({
+  in: 'header',
+  path: `$.${name}`,
+  rule,
+  message,
+});
+
 export type ErrorKind =
   | 'invalid'
   | 'unreadable'
@@ -49,6 +57,8 @@ export interface ErrorDetails {
   retryAfterSeconds?: number;
   /** The current ETag a failed precondition was evaluated on (the 412 sends it). */
   currentEtag?: string;
+  /** The content codings a body is taken in, when one was refused for its coding. */
+  acceptedCodings?: readonly string[];
 }
 
 export class DomainError extends Error {
@@ -188,9 +198,16 @@ export class RangeNotSatisfiableError extends DomainError {
   }
 }
 
+/**
+ * A body sent in a form the operation does not take: `error` names the header that says so (Content-Type,
+ * or Content-Encoding, with the codings that are taken).
+ */
 export class UnsupportedMediaTypeError extends DomainError {
-  constructor(message: string) {
-    super('unsupported_media_type', 'UNSUPPORTED_MEDIA_TYPE', message);
+  constructor(message: string, error: FieldError, acceptedCodings?: readonly string[]) {
+    super('unsupported_media_type', 'UNSUPPORTED_MEDIA_TYPE', message, {
+      errors: [error],
+      ...(acceptedCodings ? { acceptedCodings } : {}),
+    });
   }
 }
 

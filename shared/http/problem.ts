@@ -64,6 +64,9 @@ function headersOf(error: DomainError): Record<string, string> {
       return details.currentEtag ? { ETag: details.currentEtag } : {};
     case 'range_not_satisfiable':
       return { 'Content-Range': `bytes */${String(details.extensions?.size ?? 0)}` };
+    case 'unsupported_media_type':
+      // RFC 7694 §3: a body refused for its content coding is answered with the codings that are taken.
+      return details.acceptedCodings ? { 'Accept-Encoding': details.acceptedCodings.join(', ') } : {};
     case 'too_many_requests':
     case 'unavailable':
       return { 'Retry-After': String(details.retryAfterSeconds ?? 1) };

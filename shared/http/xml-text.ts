@@ -7,6 +7,7 @@
 import { TextDecoder } from 'node:util';
 import {
   bodyError,
+  headerError,
   UnreadableError,
   UnsupportedMediaTypeError,
   ValidationError,
@@ -78,6 +79,7 @@ export function xmlText(bytes: Uint8Array, contentType: string | undefined): str
     if (from === 'the charset of its Content-Type') {
       throw new UnsupportedMediaTypeError(
         `The body's charset ${named} is not one this API reads: send it as UTF-8, with charset=utf-8 or none`,
+        headerError('Content-Type', 'charset', `names the charset ${named}, which this API does not read`),
       );
     }
     throw new ValidationError([

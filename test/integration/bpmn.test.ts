@@ -343,6 +343,9 @@ describe('the encoding of a file', () => {
     const sent = await importInto(processId, file('UTF-8', 'x'), 'text/xml; charset=utf-7');
     expect(sent.status).toBe(415);
     expect(sent.body.detail).toContain('"utf-7"');
+    expect(sent.body.errors).toEqual([
+      { in: 'header', path: '$.Content-Type', rule: 'charset', message: expect.stringContaining('"utf-7"') },
+    ]);
     expect((await diagram(processId)).tasks).toEqual([]);
   });
 });

@@ -38,13 +38,23 @@ describe('problem+json for every failure', () => {
     expect(await environmentCount()).toBe(before);
   });
 
-  it('wrong content type: 415', async () => {
+  it('wrong content type: 415 naming the Content-Type header', async () => {
     const response = await api.call('POST', '/api/v1/items', {
       token,
       rawBody: JSON.stringify(folder(environmentId)),
       headers: { 'content-type': 'text/plain' },
     });
     expectProblem(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expect(response.body.errors).toEqual([
+      {
+        in: 'header',
+        path: '$.Content-Type',
+        rule: 'media_type',
+        message: expect.stringContaining('application/json'),
+      },
+    ]);
+    // Only a refused content coding names the codings that are taken.
+    expect(response.headers.get('accept-encoding')).toBeNull();
   });
 
   it('a body that is not an object: 400 naming the root', async () => {

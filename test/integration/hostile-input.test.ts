@@ -283,18 +283,24 @@ describe('JSON bodies', () => {
   it('a body in another charset or a content coding: 415, nothing created; charset=utf-8 is taken', async () => {
     const before = await environmentTotal();
     const rawBody = Buffer.from(JSON.stringify(folder(environmentId, 'Café')));
-    const refusedHeaders: Record<string, string>[] = [
-      { 'content-type': 'application/json; charset=iso-8859-1' },
+    // Each with the header the answer names, and the rule it breaks.
+    const charset = { in: 'header', path: '$.Content-Type', rule: 'charset' };
+    const coding = { in: 'header', path: '$.Content-Encoding', rule: 'content_coding' };
+    const refusedHeaders: [Record<string, string>, typeof charset][] = [
+      [{ 'content-type': 'application/json; charset=iso-8859-1' }, charset],
       // A type that cannot be read names its charset twice: not taken for UTF-8.
-      { 'content-type': 'application/json; charset=iso-8859-1; charset=iso-8859-1' },
-      { 'content-type': 'application/json; charset="UTF-16"' },
-      { 'content-type': 'application/json', 'content-encoding': 'gzip' },
-      { 'content-type': 'application/json', 'content-encoding': 'identity, br' },
+      [{ 'content-type': 'application/json; charset=iso-8859-1; charset=iso-8859-1' }, charset],
+      [{ 'content-type': 'application/json; charset="UTF-16"' }, charset],
+      [{ 'content-type': 'application/json', 'content-encoding': 'gzip' }, coding],
+      [{ 'content-type': 'application/json', 'content-encoding': 'identity, br' }, coding],
     ];
-    for (const headers of refusedHeaders) {
+    for (const [headers, named] of refusedHeaders) {
       const refused = await api.call('POST', '/api/v1/items', { token, rawBody, headers });
       expectProblem(refused, 415);
       expect(refused.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+      expect(refused.body.errors).toEqual([expect.objectContaining(named)]);
+      // RFC 7694 §3: a body refused for its coding is answered with the codings that are taken.
+      expect(refused.headers.get('accept-encoding')).toBe(named === coding ? 'identity' : null);
     }
     const chunk = await api.call(
       'POST',
@@ -306,6 +312,8 @@ describe('JSON bodies', () => {
       },
     );
     expectProblem(chunk, 415);
+    expect(chunk.body.errors).toEqual([expect.objectContaining(coding)]);
+    expect(chunk.headers.get('accept-encoding')).toBe('identity');
     expect((await api.call('GET', '/api/v1/uploads/coded', { token })).status).toBe(404);
     expect(await environmentTotal()).toBe(before);
     for (const contentType of ['application/json; charset=utf-8', 'application/json;charset="UTF-8"']) {

@@ -3,7 +3,7 @@ import type middy from '@middy/core';
 import { currentInvocation } from '#shared/clients/invocation.ts';
 import { findIdempotentRequest, saveAnswer } from '#shared/data/idempotency-repository.ts';
 import { idempotencyKeyInUse } from '#shared/data/node-write-path.ts';
-import { DomainError, ValidationError } from '#shared/domain/errors.ts';
+import { DomainError, headerError, ValidationError } from '#shared/domain/errors.ts';
 import type { ParsedEvent } from '../operation.ts';
 import { header } from '../request-headers.ts';
 import type { HttpResult } from '../types.ts';
@@ -35,12 +35,11 @@ export function idempotency(enabled: boolean): middy.MiddlewareObj<ParsedEvent, 
       if (sent === undefined || !invocation || !event.caller) return;
       if (!KEY.test(sent)) {
         throw new ValidationError([
-          {
-            in: 'header',
-            path: '$.Idempotency-Key',
-            rule: 'idempotency_key',
-            message: 'must be 1-255 visible ASCII characters (no spaces)',
-          },
+          headerError(
+            'Idempotency-Key',
+            'idempotency_key',
+            'must be 1-255 visible ASCII characters (no spaces)',
+          ),
         ]);
       }
       const principalId = event.caller.principal.principalId;

@@ -1,6 +1,7 @@
 import type middy from '@middy/core';
 import { type BodyFormat, JSON_BODY, type RawBody } from '#shared/api/operation.ts';
 import {
+  headerError,
   PayloadTooLargeError,
   UnreadableError,
   UnsupportedMediaTypeError,
@@ -27,6 +28,12 @@ function refuseContentCoding(contentEncoding: string | undefined): void {
   if (codings.every((coding) => coding === 'identity' || coding === '')) return;
   throw new UnsupportedMediaTypeError(
     `The body must be sent without a content coding (got Content-Encoding "${contentEncoding}"): send it uncompressed`,
+    headerError(
+      'Content-Encoding',
+      'content_coding',
+      'must be identity or absent: send the body uncompressed',
+    ),
+    ['identity'],
   );
 }
 
@@ -41,8 +48,14 @@ function refuseOtherCharset(contentType: string): void {
   if (charset === undefined || UTF8_CHARSETS.has(charset.toLowerCase())) return;
   throw new UnsupportedMediaTypeError(
     `The body must be UTF-8 (got Content-Type "${contentType}"): send it as UTF-8, with charset=utf-8 or none`,
+    headerError('Content-Type', 'charset', 'must name charset=utf-8 or none'),
   );
 }
+/** How the media types of MEDIA_TYPES are named in what a refusal says. */
+const ALIKE = {
+  'application/json': ' (or a +json type)',
+  'application/xml': ', text/xml or a +xml type',
+} as const;
 const MEDIA_TYPES: Record<Exclude<BodyFormat['mediaType'], 'application/octet-stream'>, RegExp> = {
   'application/json': /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i,
   // application/xml, text/xml and the +xml types (application/bpmn+xml).
@@ -86,6 +99,7 @@ export function requestBody(
       if (!contentType || !MEDIA_TYPES[mediaType].test(contentType)) {
         throw new UnsupportedMediaTypeError(
           `The body must be sent as Content-Type: ${mediaType} (got ${contentType ? `"${contentType}"` : 'none'})`,
+          headerError('Content-Type', 'media_type', `must be ${mediaType}${ALIKE[mediaType]}`),
         );
       }
       if (json) refuseOtherCharset(contentType);

@@ -137,6 +137,43 @@ describe('the middy chain', () => {
     expect(xml.statusCode).toBe(415);
   });
 
+  it('a 415 names the header it refuses; one for a content coding says Accept-Encoding: identity', async () => {
+    const handler = handle(
+      { name: 'echo', authenticated: false, request: { body: z.strictObject({ n: z.number() }) } },
+      async ({ body }) => json(200, body),
+    );
+    const text = await handler(
+      event({ body: '{"n":1}', headers: { 'content-type': 'text/plain' } }),
+      context,
+    );
+    expect(text.statusCode).toBe(415);
+    expect(JSON.parse(text.body as string).errors).toEqual([
+      {
+        in: 'header',
+        path: '$.Content-Type',
+        rule: 'media_type',
+        message: expect.stringContaining('application/json'),
+      },
+    ]);
+    expect(text.headers['Accept-Encoding']).toBeUndefined();
+    const latin1 = await handler(
+      event({ body: '{"n":1}', headers: { 'content-type': 'application/json; charset=iso-8859-1' } }),
+      context,
+    );
+    expect(JSON.parse(latin1.body as string).errors).toEqual([
+      expect.objectContaining({ in: 'header', path: '$.Content-Type', rule: 'charset' }),
+    ]);
+    const gzip = await handler(
+      event({ body: '{"n":1}', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }),
+      context,
+    );
+    expect(gzip.statusCode).toBe(415);
+    expect(gzip.headers['Accept-Encoding']).toBe('identity');
+    expect(JSON.parse(gzip.body as string).errors).toEqual([
+      expect.objectContaining({ in: 'header', path: '$.Content-Encoding', rule: 'content_coding' }),
+    ]);
+  });
+
   it('with CORS origins configured, every answer says Vary: Origin, beside a Vary of its own', async () => {
     const handler = handle(
       { name: 'echo', authenticated: false, request: { body: z.strictObject({ n: z.number() }) } },

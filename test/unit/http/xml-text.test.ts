@@ -87,6 +87,14 @@ describe('xmlText refuses', () => {
     const sent = failure(() => xmlText(bytes('<a/>'), 'application/xml; charset=utf-7'));
     expect(sent).toBeInstanceOf(UnsupportedMediaTypeError);
     expect(sent.message).toContain('"utf-7"');
+    expect(sent.details.errors).toEqual([
+      {
+        in: 'header',
+        path: '$.Content-Type',
+        rule: 'charset',
+        message: 'names the charset "utf-7", which this API does not read',
+      },
+    ]);
     // A type that cannot be read names a charset no one can tell: not read as the declaration's.
     const unreadable = bytes(declared('UTF-8'), '<a n="', E_ACUTE_UTF8, '"/>');
     for (const type of [
