@@ -202,9 +202,14 @@ function send(res: ServerResponse, result: HttpResult, requestId: string): void 
   for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, String(value));
   if (result.cookies?.length) res.setHeader('set-cookie', result.cookies);
   res.setHeader('apigw-requestid', requestId);
-  // A HEAD's answer keeps the length of the GET's body it leaves out (Node sends no body for a HEAD).
-  if (res.req.method !== 'HEAD' || !res.hasHeader('content-length'))
+  if (result.statusCode === 204 || result.statusCode === 304) {
+    // A 204 has no Content-Length, and a 304's could only repeat the 200's, which the answer lacks
+    // (RFC 9110 §8.6); Node sends neither a body nor framing for them.
+    res.removeHeader('content-length');
+  } else if (res.req.method !== 'HEAD' || !res.hasHeader('content-length')) {
+    // A HEAD's answer keeps the length of the GET's body it leaves out (Node sends no body for a HEAD).
     res.setHeader('content-length', body.length);
+  }
   res.end(body);
 }
 

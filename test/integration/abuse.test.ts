@@ -172,6 +172,8 @@ describe('CORS', () => {
     expect(preflight.headers.get('access-control-allow-headers')?.split(',')).toEqual(
       expect.arrayContaining(['authorization', 'if-range', 'range']),
     );
+    // A 204 has no Content-Length (RFC 9110 §8.6).
+    expect(preflight.headers.get('content-length')).toBeNull();
   });
 
   it('says Vary: Origin on every answer, so a shared cache never hands the portal a copy made for another', async () => {

@@ -97,6 +97,25 @@ describe('result → response', () => {
     expect(response.headers.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; HttpOnly']);
     expect(Buffer.from(await response.arrayBuffer())).toEqual(Buffer.from([9, 8, 7]));
   });
+
+  it('sends no Content-Length on a 204 or a 304 (RFC 9110 §8.6), and the length of the body otherwise', async () => {
+    const get = 'GET /api/v1/list HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n';
+    const headOf = (answer: string) => answer.split('\r\n\r\n')[0] ?? '';
+    nextResult = { statusCode: 204, headers: {}, body: '' };
+    const noContent = headOf(await rawExchange(get));
+    expect(noContent).toMatch(/^HTTP\/1\.1 204 /);
+    expect(noContent).not.toMatch(/content-length/i);
+    // Even one the handler set.
+    nextResult = { statusCode: 204, headers: { 'content-length': '0' }, body: '' };
+    expect(headOf(await rawExchange(get))).not.toMatch(/content-length/i);
+    nextResult = { statusCode: 304, headers: { etag: '"v1"' }, body: '' };
+    const notModified = headOf(await rawExchange(get));
+    expect(notModified).toMatch(/^HTTP\/1\.1 304 /);
+    expect(notModified).toMatch(/etag: "v1"/i);
+    expect(notModified).not.toMatch(/content-length/i);
+    nextResult = { statusCode: 200, headers: {}, body: 'abc' };
+    expect(headOf(await rawExchange(get))).toMatch(/content-length: 3/i);
+  });
 });
 
 describe('CORS, on a stage with an allow-list', () => {
