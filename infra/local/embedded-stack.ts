@@ -4,7 +4,7 @@
  * DATA_DIR kept across restarts.
  */
 import { mkdirSync } from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -32,7 +32,7 @@ import { type BootstrapResult, bootstrapInstallation } from '#shared/services/bo
 import { lockDataDir } from './data-dir-lock.ts';
 import type { StreamRecord } from './dynamodb-stream.ts';
 import { ensureBucket, ensureTable } from './ensure-resources.ts';
-import { answerMalformedRequest, answerUnmetExpectation, createHttpAdapter } from './http-adapter.ts';
+import { createAdapterServer, createHttpAdapter } from './http-adapter.ts';
 import { type LocalDynamoDb, startLocalDynamoDb } from './local-dynamodb.ts';
 import { startLocalLambda } from './local-lambda.ts';
 import { startLocalS3 } from './local-s3.ts';
@@ -84,9 +84,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
   const adapter = new Promise<http.RequestListener>((ready) => {
     serve = ready;
   });
-  const server = http.createServer((req, res) => void adapter.then((listener) => listener(req, res)));
-  server.on('clientError', answerMalformedRequest);
-  server.on('checkExpectation', answerUnmetExpectation);
+  const server = createAdapterServer((req, res) => void adapter.then((listener) => listener(req, res)));
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
     server.listen(options.port, options.host, () => done());

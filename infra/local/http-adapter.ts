@@ -7,11 +7,23 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { FALLBACK_OPERATION, type Operation } from '#shared/api/operations/index.ts';
-import { ExpectationFailedError, PayloadTooLargeError, UnreadableError } from '#shared/domain/errors.ts';
+import {
+  ExpectationFailedError,
+  headerError,
+  PayloadTooLargeError,
+  UnreadableError,
+} from '#shared/domain/errors.ts';
 import { corsHeaders, preflightHeaders, varyByOrigin } from '#shared/http/cors.ts';
 import { problemResponse } from '#shared/http/problem.ts';
 import { resolveRoute } from '#shared/http/routes.ts';
@@ -227,6 +239,12 @@ function withCors(
   return varyByOrigin({ ...result, headers }, allowedOrigins);
 }
 
+/** An HTTP/1.1 request that does not name its host (RFC 9112 §3.2: a 400). */
+const missingHost = () =>
+  new UnreadableError('MALFORMED_REQUEST', 'An HTTP/1.1 request must name the host it is for in Host', [
+    headerError('Host', 'required', 'is required in HTTP/1.1'),
+  ]);
+
 /**
  * `run` invokes each handler as Lambda would invoke the stack's function: with that stack's configuration
  * (several stacks may share this process).
@@ -240,6 +258,13 @@ export function createHttpAdapter(
     const requestId = randomUUID();
     const origin = req.headers.origin;
     const answer = (result: HttpResult) => send(res, withCors(result, origin, allowedOrigins), requestId);
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+      // API Gateway always has the host it was reached at; the server leaves this check to the adapter.
+      req.resume();
+      res.setHeader('connection', 'close');
+      answer(problemResponse(missingHost(), requestId, splitTarget(req.url ?? '/').rawPath));
+      return;
+    }
     let event: APIGatewayProxyEventV2 | undefined;
     if (
       allowedOrigins.length > 0 &&
@@ -309,8 +334,20 @@ export function createHttpAdapter(
   };
 }
 
+/**
+ * The server the adapter answers on: requests Node's parser refuses, and an Expect it cannot meet, are
+ * answered as problem+json, and a request without Host reaches the adapter, which answers it so too
+ * (Node's own answers to these are bare).
+ */
+export function createAdapterServer(listener: RequestListener): Server {
+  const server = createServer({ requireHostHeader: false }, listener);
+  server.on('clientError', answerMalformedRequest);
+  server.on('checkExpectation', answerUnmetExpectation);
+  return server;
+}
+
 /** Node answers an `Expect` other than 100-continue with a bare 417; API Gateway's answers are problem+json. */
-export function answerUnmetExpectation(req: IncomingMessage, res: ServerResponse): void {
+function answerUnmetExpectation(req: IncomingMessage, res: ServerResponse): void {
   const requestId = randomUUID();
   const path = (req.url ?? '').split('?')[0] ?? '';
   const problem = problemResponse(new ExpectationFailedError(String(req.headers.expect)), requestId, path);
@@ -323,7 +360,7 @@ export function answerUnmetExpectation(req: IncomingMessage, res: ServerResponse
  * A request Node's HTTP parser cannot read (a bad request line, header or framing) never reaches the
  * adapter: like API Gateway, answer a 400 before any function runs, as problem+json, then close.
  */
-export function answerMalformedRequest(error: Error & { code?: string }, socket: Duplex): void {
+function answerMalformedRequest(error: Error & { code?: string }, socket: Duplex): void {
   if (!socket.writable) return;
   const requestId = randomUUID();
   const problem = problemResponse(

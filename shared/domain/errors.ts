@@ -88,8 +88,13 @@ export class BadRequestError extends DomainError {
 
 /** A body that is not JSON, or a request that cannot even be read as HTTP. */
 export class UnreadableError extends DomainError {
-  constructor(code: 'MALFORMED_JSON' | 'MALFORMED_XML' | 'MALFORMED_REQUEST', message: string) {
-    super('unreadable', code, message);
+  constructor(
+    code: 'MALFORMED_JSON' | 'MALFORMED_XML' | 'MALFORMED_REQUEST',
+    message: string,
+    /** The header that makes it unreadable, when one does. */
+    errors: FieldError[] = [],
+  ) {
+    super('unreadable', code, message, { errors });
   }
 }
 

@@ -1,8 +1,8 @@
 /** The local adapter speaks API Gateway HTTP API payload 2.0 both ways. */
-import http from 'node:http';
+import type http from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { answerUnmetExpectation, createHttpAdapter } from '#infra/local/http-adapter.ts';
+import { createAdapterServer, createHttpAdapter } from '#infra/local/http-adapter.ts';
 import type { HttpEvent, HttpHandler, HttpResult } from '#shared/http/types.ts';
 
 const PORTAL = 'https://portal.example.com';
@@ -15,8 +15,7 @@ let lastEvent: HttpEvent | undefined;
 let nextResult: HttpResult;
 
 async function listening(listener: http.RequestListener): Promise<[http.Server, string]> {
-  const started = http.createServer(listener);
-  started.on('checkExpectation', answerUnmetExpectation);
+  const started = createAdapterServer(listener);
   await new Promise<void>((done) => started.listen(0, '127.0.0.1', () => done()));
   return [started, `http://127.0.0.1:${(started.address() as AddressInfo).port}`];
 }
@@ -260,6 +259,25 @@ describe('requests the adapter cannot take as sent', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     expect(problemOf(answer)).toMatchObject({ code: 'MALFORMED_REQUEST' });
     expect(lastEvent).toBeUndefined();
+  });
+
+  it('an HTTP/1.1 request without Host: 400 problem+json naming the header, the handler not run', async () => {
+    lastEvent = undefined;
+    const answer = await rawExchange('GET /api/v1/list?x=1 HTTP/1.1\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(/content-type: application\/problem\+json/i);
+    expect(answer).toMatch(/connection: close/i);
+    expect(problemOf(answer)).toMatchObject({
+      status: 400,
+      code: 'MALFORMED_REQUEST',
+      instance: '/api/v1/list',
+      errors: [{ in: 'header', path: '$.Host', rule: 'required', message: expect.any(String) }],
+    });
+    expect(lastEvent).toBeUndefined();
+    // HTTP/1.0 has no Host to require.
+    nextResult = { statusCode: 200, headers: {}, body: '' };
+    expect(await rawExchange('GET /api/v1/list HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
+    expect((lastEvent as HttpEvent | undefined)?.requestContext.domainName).toBe('localhost');
   });
 
   it("a body cut short by the client: no handler run, no error logged (the fault is the client's)", async () => {
