@@ -101,8 +101,12 @@ export type NodeWrite =
   | { kind: 'deleteEdge'; processId: string; edgeId: string; trash?: { rootId: string; edge: StoredEdge } }
   /** An edge's ends moved with their task: only those ports are set, if the edge is still there. */
   | { kind: 'moveEdgePorts'; processId: string; edgeId: string; ports: MovedPorts; stamp: EdgeStamp }
-  /** A deleted subtree enters the trash (written with its root's delete, the last commit). */
-  | { kind: 'trashEntry'; entry: TrashEntry }
+  /**
+   * A deleted subtree enters the trash (written with its root's delete, the last commit). `supersedes`: the
+   * entry of an earlier delete of the same root whose restore was cut short; what it still holds is in the
+   * trash under the same root, so this entry's restore or purge takes it, and it goes.
+   */
+  | { kind: 'trashEntry'; entry: TrashEntry; supersedes?: string | undefined }
   /** A deleted node of the subtree of `rootId` is live again, under its parent, and counted. */
   /** A deleted node comes back as `node`; `previous`, the copy its delete left, is kept in the history. */
   | { kind: 'restore'; node: Node; previous: Node; expectedNodeVersionId: string; rootId: string }
@@ -283,9 +287,24 @@ function toTransactItems(write: NodeWrite, TableName: string): TransactItem[] {
     }
     case 'trashEntry': {
       const pointer = { ...trashPointerKey(write.entry.nodeId), deletedAt: write.entry.deletedAt };
+      const { supersedes } = write;
+      // Over no pointer, or the one of the entry superseded: a pointer left by a restore cut short fails
+      // the delete, which then supersedes its entry.
+      const putPointer: TransactItem = {
+        Put: {
+          TableName,
+          Item: pointer,
+          ...(supersedes
+            ? { ConditionExpression: 'deletedAt = :old', ExpressionAttributeValues: { ':old': supersedes } }
+            : { ConditionExpression: 'attribute_not_exists(PK)' }),
+        },
+      };
       return [
         { Put: { TableName, Item: trashEntries.toItem(write.entry) } },
-        { Put: { TableName, Item: pointer } },
+        putPointer,
+        ...(supersedes
+          ? [{ Delete: { TableName, Key: trashEntryKey(supersedes, write.entry.nodeId) } }]
+          : []),
       ];
     }
     case 'untrash':

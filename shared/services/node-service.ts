@@ -15,6 +15,7 @@ import {
 } from '#shared/data/node-write-path.ts';
 import { mayHaveRelations } from '#shared/data/relation-repository.ts';
 import { settleAll, settleDeleted } from '#shared/data/relation-settling.ts';
+import { findTrashPointer } from '#shared/data/trash-repository.ts';
 import {
   BadRequestError,
   bodyError,
@@ -590,6 +591,8 @@ export async function deleteNode(
   const deleted = new Map<string, Node>();
   const started = Date.now();
   let attemptStarted = started;
+  /** The trash entry of an earlier delete of the root, found once a commit met its pointer. */
+  let supersedes: string | undefined;
   for (let attempt = 1; ; attempt++) {
     // A conflict starts over from a fresh read.
     const root = await liveNodeForWrite(
@@ -623,7 +626,7 @@ export async function deleteNode(
       // deleted, which is in the trash under the same root.
       const rootStep = plan.at(-1) as DeletionStep;
       const taken = new Set([...deleted.keys(), ...subtree.map((node) => node.nodeId)]).size;
-      rootStep.writes.push({ kind: 'trashEntry', entry: trashEntryOf(root, caller, at, taken) });
+      rootStep.writes.push({ kind: 'trashEntry', entry: trashEntryOf(root, caller, at, taken), supersedes });
       for await (const batch of commitBatches(plan)) {
         // The root's commit completes the request.
         const completesRequest = batch.some((entry) => entry.deleted?.nodeId === root.nodeId);
@@ -641,6 +644,11 @@ export async function deleteNode(
       return [...deleted.values()].sort((a, b) => a.ancestorIds.length - b.ancestorIds.length);
     } catch (error) {
       if (!(error instanceof NodeWriteConflict)) throw error;
+      // The root was deleted before and its restore cut short (its pointer is still there): this delete's
+      // entry takes the place of that one.
+      if (error.failed.some((write) => write.kind === 'trashEntry')) {
+        supersedes = (await findTrashPointer(nodeId))?.deletedAt;
+      }
       // Another attempt as long as the last one must end within the budget (the function's own limit is 29 s).
       const now = Date.now();
       if (attempt === DELETE_MAX_ATTEMPTS || now + (now - attemptStarted) - started > DELETE_BUDGET_MS) {
