@@ -14,9 +14,13 @@
  * items when the store opens (with dynalite's own getIndexActions, so they are what dynalite writes).
  * Lines are appended as changes happen and written out by `flush()` (the gateway flushes before it
  * answers a call), so an acknowledged write is in the file, as in LevelDB without sync: it survives the
- * process, not the machine. A torn last line (a crash mid-write) is dropped when the store opens, and a
- * journal that has grown well past the data it holds is rewritten then.
+ * process, not the machine. The changes of one transaction (`atomically`) go out as one group, a line
+ * `g<TAB><count>` before them, in one write: a group torn by a crash is dropped whole when the store opens,
+ * as a transaction DynamoDB never committed, and so is a torn last line; a journal that has grown well
+ * past the data it holds is rewritten then.
  */
+
+import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   closeSync,
   existsSync,
@@ -237,6 +241,12 @@ class Journal {
     this.lines++;
   }
 
+  /** Lines that stand or fall together, behind the line that counts them. */
+  appendGroup(lines: string[]): void {
+    this.pending.push(`g\t${lines.length}\n`, ...lines);
+    this.lines += lines.length + 1;
+  }
+
   flush(): void {
     if (this.pending.length === 0) return;
     const text = this.pending.join('');
@@ -282,20 +292,41 @@ const journalLine = (op: 'p' | 'd', sub: string, key: string, text?: string) => 
   return op === 'p' ? `p\t${sub}\t${key}\t${text}\n` : `d\t${sub}\t${key}\n`;
 };
 
-/** A journal's complete lines (read as bytes: a journal may outgrow the longest string), a torn last one cut off. */
+/**
+ * A journal's change lines (read as bytes: a journal may outgrow the longest string), the lines of each
+ * group once it is whole; a torn last line, or a group cut short, is cut off the file.
+ */
 function* readJournal(path: string): Generator<string> {
   if (!existsSync(path)) return;
   const bytes = readFileSync(path);
-  const end = bytes.lastIndexOf(0x0a) + 1;
-  if (end < bytes.length) {
-    const fd = openSync(path, 'r+');
-    ftruncateSync(fd, end);
-    closeSync(fd);
-  }
-  for (let start = 0; start < end; ) {
+  const lineEnd = bytes.lastIndexOf(0x0a) + 1;
+  let start = 0;
+  const nextLine = () => {
     const newline = bytes.indexOf(0x0a, start);
-    yield bytes.toString('utf8', start, newline);
+    const line = bytes.toString('utf8', start, newline);
     start = newline + 1;
+    return line;
+  };
+  let kept = lineEnd;
+  while (start < lineEnd) {
+    const groupStart = start;
+    const line = nextLine();
+    if (!line.startsWith('g\t')) {
+      yield line;
+      continue;
+    }
+    const group: string[] = [];
+    for (let count = Number(line.slice(2)); group.length < count && start < lineEnd; ) group.push(nextLine());
+    if (group.length < Number(line.slice(2))) {
+      kept = groupStart;
+      break;
+    }
+    yield* group;
+  }
+  if (kept < bytes.length) {
+    const fd = openSync(path, 'r+');
+    ftruncateSync(fd, kept);
+    closeSync(fd);
   }
 }
 
@@ -314,6 +345,11 @@ export interface DynaliteStore {
   activeTable(name: string): TableDescription | undefined;
   /** Writes the journal lines of the changes made so far. */
   flush(): void;
+  /**
+   * Runs `apply` (the writes of one transaction, and their roll-back if it fails) with its changes kept
+   * apart and written out together when it ends: the journal holds all of them or, after a crash, none.
+   */
+  atomically<T>(apply: () => Promise<T>): Promise<T>;
   close(): void;
 }
 
@@ -328,10 +364,16 @@ export function openDynaliteStore(options: {
   /** Table descriptions as decoded, for the item actions (which only read them). */
   const tables = new Map<string, TableDescription>();
   let journal: Journal | undefined;
+  /** The journal lines of the transaction a change is made in, if it is made in one. */
+  const groups = new AsyncLocalStorage<string[]>();
   let loading = true;
   const changed = (op: 'p' | 'd', sub: string, key: string, value?: string) => {
     if (sub === TABLE_DB) tables.clear();
-    if (!loading && journal && !isDerived(sub)) journal.append(journalLine(op, sub, key, value));
+    if (loading || !journal || isDerived(sub)) return;
+    const line = journalLine(op, sub, key, value);
+    const group = groups.getStore();
+    if (group) group.push(line);
+    else journal.append(line);
   };
   const sub = (name: string) => {
     let db = subs.get(name);
@@ -410,6 +452,17 @@ export function openDynaliteStore(options: {
     },
     flush: () => journal?.flush(),
     close: () => journal?.close(),
+    async atomically(apply) {
+      const group: string[] = [];
+      try {
+        return await groups.run(group, apply);
+      } finally {
+        if (journal && group.length > 0) {
+          journal.appendGroup(group);
+          journal.flush();
+        }
+      }
+    },
   };
 
   if (options.journalPath) {

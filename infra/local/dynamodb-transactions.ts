@@ -88,6 +88,11 @@ export class LocalTransactions {
      * under a millisecond, so without this contention would be far rarer here than in the cloud.
      */
     private readonly holdMs = 0,
+    /**
+     * Runs a transaction's writes (and their roll-back) so that they reach the disk together or not at
+     * all, as a transaction DynamoDB commits survives a crash whole (the store's journal groups them).
+     */
+    private readonly atomically: <T>(apply: () => Promise<T>) => Promise<T> = (apply) => apply(),
   ) {}
 
   /** `holding`, if given, runs once the transaction holds its items and before it applies them (tests). */
@@ -137,7 +142,9 @@ export class LocalTransactions {
     try {
       await holding?.();
       if (this.holdMs > 0) await new Promise((resolve) => setTimeout(resolve, this.holdMs));
-      const { result, snapshots } = await this.apply(actions, targets, input.ReturnConsumedCapacity);
+      const { result, snapshots } = await this.atomically(() =>
+        this.apply(actions, targets, input.ReturnConsumedCapacity),
+      );
       const writes = ids.flatMap((_id, i) => (actions[i]?.ConditionCheck ? [] : [i]));
       // While the items are still held, so what it reads of them is what this transaction wrote.
       await this.committed(

@@ -202,6 +202,7 @@ export async function startLocalDynamoDb(options: {
       await streamed(ids, before, after);
     },
     options.transactionMs ?? 0,
+    (apply) => store.atomically(apply),
   );
   const ttl = new LocalTimeToLive(call, `${options.dataDir}/dynamodb-ttl.json`, keys, locks);
   const faults = new Map<string, { fault: Fault; when?: (request: string) => boolean }[]>();

@@ -2,7 +2,7 @@
  * The embedded DynamoDB's transactions and TTL behave as DynamoDB's do: all-or-nothing, with one
  * cancellation reason per action, and expired items swept; and its index reads can lag the table.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -95,6 +95,12 @@ describe('TransactWriteItems', () => {
     expect(await get('a1')).toEqual({ id: 'a1', n: 2 });
     expect(await get('a2')).toEqual({ id: 'a2', n: 2 });
     expect(await get('a0')).toEqual({ id: 'a0' });
+    // On disk as one group, which a crash keeps whole or drops whole.
+    const journal = readFileSync(join(dataDir, 'dynamodb.journal'), 'utf8');
+    const group = journal.slice(journal.lastIndexOf('g\t'));
+    expect(group).toMatch(/^g\t\d+\n/);
+    expect(group).toContain('"a2"');
+    expect(group).toContain('"a1"');
   });
 
   it('writes nothing when one condition fails, and names the failing action among per-action reasons', async () => {

@@ -3,7 +3,15 @@
  * a torn last journal line, a journal rewritten once it has outgrown its data, the import of a data
  * folder from before the journal (dynalite's LevelDB), and range reads against a plain sorted array.
  */
-import { appendFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -105,6 +113,52 @@ describe('the embedded DynamoDB store', () => {
     await call(reopened, 'PutItem', { TableName, Item: item(5) });
     reopened.close();
     expect((await call(openDynaliteStore({ journalPath }), 'Scan', { TableName })).Count).toBe(6);
+  });
+
+  it('drops the writes of a transaction the journal holds only part of, as DynamoDB never half-commits one', async () => {
+    const journalPath = join(freshFolder(), 'dynamodb.journal');
+    const store = openDynaliteStore({ journalPath });
+    await createTable(store);
+    for (let i = 0; i < 2; i++) await call(store, 'PutItem', { TableName, Item: item(i) });
+    await store.atomically(async () => {
+      for (let i = 2; i < 5; i++) await call(store, 'PutItem', { TableName, Item: item(i) });
+    });
+    store.close();
+    const whole = readFileSync(journalPath);
+    // Cut at a line's end inside the transaction, and within its last line: each a crash mid-write.
+    const lastLine = whole.lastIndexOf(0x0a, whole.length - 2) + 1;
+    for (const cut of [lastLine, whole.length - 5]) {
+      writeFileSync(journalPath, whole.subarray(0, cut));
+      const reopened = openDynaliteStore({ journalPath });
+      expect((await call(reopened, 'Scan', { TableName })).Count).toBe(2);
+      reopened.close();
+    }
+    // Written on after the cut, the journal is whole again.
+    const reopened = openDynaliteStore({ journalPath });
+    await reopened.atomically(() => call(reopened, 'PutItem', { TableName, Item: item(9) }));
+    reopened.close();
+    expect((await call(openDynaliteStore({ journalPath }), 'Scan', { TableName })).Count).toBe(3);
+  });
+
+  it('writes a plain write out when it is answered, while a transaction beside it waits to write its own', async () => {
+    const journalPath = join(freshFolder(), 'dynamodb.journal');
+    const store = openDynaliteStore({ journalPath });
+    await createTable(store);
+    let release: () => void = () => undefined;
+    const transaction = store.atomically(async () => {
+      await call(store, 'PutItem', { TableName, Item: item(1, 'in the transaction') });
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    });
+    await call(store, 'PutItem', { TableName, Item: item(2, 'plain') });
+    const meanwhile = readFileSync(journalPath, 'utf8');
+    release();
+    await transaction;
+    expect(meanwhile).toContain('plain');
+    expect(meanwhile).not.toContain('in the transaction');
+    expect(readFileSync(journalPath, 'utf8')).toContain('in the transaction');
+    store.close();
   });
 
   it('rewrites a journal that has grown well past its data, keeping the data', async () => {
