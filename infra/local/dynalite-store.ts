@@ -466,14 +466,26 @@ export function openDynaliteStore(options: {
   };
 
   if (options.journalPath) {
+    const { journalPath } = options;
+    /** A journal this version cannot read: damaged, or written by another program. */
+    const unreadable = (detail: string) =>
+      new Error(
+        `The embedded DynamoDB cannot read its journal ${journalPath} (${detail}): move the data folder ` +
+          '(DATA_DIR, .data/ by default) aside and start again',
+      );
     let lines = 0;
-    for (const line of readJournal(options.journalPath)) {
+    for (const line of readJournal(journalPath)) {
       lines++;
       const [op, name, key, value] = line.split('\t') as [string, string, string, string | undefined];
-      if (op === 'p') sub(name).setText(key, value as string);
-      else sub(name).remove(key);
+      if (op === 'p' && value !== undefined) sub(name).setText(key, value);
+      else if (op === 'd' && key !== undefined) sub(name).remove(key);
+      else throw unreadable(`change ${lines} is not a line of a journal: ${line.slice(0, 80)}`);
     }
-    rebuildIndexes(store, tableDb);
+    try {
+      rebuildIndexes(store, tableDb);
+    } catch (error) {
+      throw unreadable(`an entry is not JSON: ${(error as Error).message}`);
+    }
     journal = new Journal(options.journalPath);
     journal.lines = lines;
     const live = [...subs.values()].reduce((n, db) => n + (isDerived(db.name) ? 0 : db.entries.size), 0);

@@ -140,6 +140,21 @@ describe('the embedded DynamoDB store', () => {
     expect((await call(openDynaliteStore({ journalPath }), 'Scan', { TableName })).Count).toBe(3);
   });
 
+  it('refuses to open a journal damaged in its middle, saying which file and what to do', async () => {
+    const journalPath = join(freshFolder(), 'dynamodb.journal');
+    const store = openDynaliteStore({ journalPath });
+    await createTable(store);
+    for (let i = 0; i < 3; i++) await call(store, 'PutItem', { TableName, Item: item(i) });
+    store.close();
+    const lines = readFileSync(journalPath, 'utf8').split('\n');
+    for (const damaged of ['garbage', lines[2]?.replace(/\{.*$/, '{"PK":')]) {
+      writeFileSync(journalPath, [...lines.slice(0, 2), damaged, ...lines.slice(3)].join('\n'));
+      expect(() => openDynaliteStore({ journalPath })).toThrow(
+        new RegExp(`cannot read its journal ${journalPath}.*move the data folder`),
+      );
+    }
+  });
+
   it('writes a plain write out when it is answered, while a transaction beside it waits to write its own', async () => {
     const journalPath = join(freshFolder(), 'dynamodb.journal');
     const store = openDynaliteStore({ journalPath });
