@@ -677,6 +677,34 @@ describe('the trash under concurrency', () => {
     expect(await liveDocuments(root, documents)).toBe(0);
   });
 
+  it('a delete sent with If-Match that starts over after its root changed finishes, as its first attempt began', async () => {
+    const { root } = await bigFolder(environmentId, 'Renamed while deleted');
+    const current = (await api.call('GET', `/api/v1/items/${root}`, { token })).body;
+    dynamoDb().injectFault('TransactWriteItems', 'hold', 1, (request) =>
+      request.includes(`TRASHED#${root}#`),
+    );
+    const deleting = api.call('DELETE', `/api/v1/items/${root}`, {
+      token,
+      body: {},
+      headers: { 'if-match': `W/"${current.nodeVersionId}"` },
+    });
+    await dynamoDb().whenHolding();
+    // The root changes under the delete: its last commit fails, and the next attempt reads it again.
+    const renamed = await api.call('PUT', `/api/v1/items/${root}`, {
+      token,
+      body: {
+        ...folder(environmentId, 'Renamed meanwhile'),
+        nodeId: root,
+        nodeVersionId: current.nodeVersionId,
+      },
+    });
+    expect(renamed.status, renamed.text).toBe(200);
+    dynamoDb().releaseHeld();
+    const deleted = await deleting;
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(deleted.body).toHaveLength(121);
+  });
+
   it('a delete that starts over after an update of a document counts in the trash every object it took', async () => {
     const { root, documents } = await bigFolder(environmentId, 'Counted after starting over');
     // The delete stops at its first commit (of the deepest objects), with what it plans for the rest.
