@@ -60,7 +60,10 @@ export function ifNoneMatchHits(header: string | undefined, etag: string): boole
  * `*` names none (it holds for whatever version is current, so it guards against no lost update).
  */
 export function ifMatchNamesVersion(header: string | undefined): boolean {
-  return header !== undefined && tagsOf(header).some((tag) => !isAny(tag));
+  if (header === undefined) return false;
+  const tags = tagsOf(header);
+  // `*` beside a tag would let any version through: no quote either.
+  return tags.length > 0 && !tags.some(isAny);
 }
 
 /**

@@ -37,6 +37,8 @@ describe('If-Match', () => {
     expect(ifMatchNamesVersion(' * ')).toBe(false);
     expect(ifMatchNamesVersion('W/"V1"')).toBe(true);
     expect(ifMatchNamesVersion('"V0", W/"V1"')).toBe(true);
+    // `*` beside a tag lets any version through: it names none either.
+    expect(ifMatchNamesVersion('*, W/"V0"')).toBe(false);
   });
 });
 
