@@ -20,13 +20,23 @@ export interface AttemptMessage {
   deliveryId: string;
   /** The attempt it starts: the delivery's attempts so far when it was sent. */
   attempt: number;
+  /**
+   * Sent again by a copy that met another attempt's claim: it stands in for that attempt only if the
+   * attempt died before recording its outcome (its own message takes up what it left after recording).
+   */
+  afterClaim?: true;
 }
 
 export function parseAttemptMessage(body: string): AttemptMessage | undefined {
   try {
-    const { webhookId, deliveryId, attempt } = JSON.parse(body) as Partial<AttemptMessage>;
+    const { webhookId, deliveryId, attempt, afterClaim } = JSON.parse(body) as Partial<AttemptMessage>;
     if (typeof webhookId === 'string' && typeof deliveryId === 'string' && Number.isInteger(attempt)) {
-      return { webhookId, deliveryId, attempt: attempt as number };
+      return {
+        webhookId,
+        deliveryId,
+        attempt: attempt as number,
+        ...(afterClaim === true ? { afterClaim } : {}),
+      };
     }
   } catch {
     // Not one of ours: dropped by the caller.

@@ -54,8 +54,10 @@ export async function attemptDelivery(message: AttemptMessage, nowMs = Date.now(
   if (!delivery) return;
   const waitMs = delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) - nowMs : 0;
   // This attempt was recorded but the message for the next one was not sent (the send failed, so the
-  // queue hands this message over again): send it now. A copy sent twice is harmless (the claim).
-  if (delivery.attempts === attempt + 1 && delivery.state === 'retrying') {
+  // queue hands this message over again): send it now. A copy sent twice is harmless (the claim). A copy
+  // sent again after meeting this attempt's claim leaves it to the attempt's own message, or every
+  // duplicate of SQS would follow the delivery to its end.
+  if (delivery.attempts === attempt + 1 && delivery.state === 'retrying' && !message.afterClaim) {
     await enqueueAttempts([{ ...message, attempt: attempt + 1, delaySeconds: waitMs / 1000 }]);
     return;
   }
@@ -127,5 +129,5 @@ async function lookAgainAfterClaim(message: AttemptMessage, nowMs: number): Prom
   if (!delivery || delivery.attempts !== message.attempt) return;
   if (delivery.state !== 'pending' && delivery.state !== 'retrying') return;
   const claimLeftMs = Math.max(0, delivery.claimedUntil - nowMs);
-  await enqueueAttempts([{ ...message, delaySeconds: claimLeftMs / 1000 + 1 }]);
+  await enqueueAttempts([{ ...message, afterClaim: true, delaySeconds: claimLeftMs / 1000 + 1 }]);
 }

@@ -128,7 +128,21 @@ describe('an attempt message meeting a delivery another attempt holds', () => {
       .on(GetCommand, { Key: deliveryKey('W1', held.deliveryId) })
       .resolves({ Item: deliveries.toItem(held) });
     await attempt();
-    expect(sentMessages()).toEqual([{ webhookId: 'W1', deliveryId: held.deliveryId, attempt: 0, delay: 26 }]);
+    expect(sentMessages()).toEqual([
+      { webhookId: 'W1', deliveryId: held.deliveryId, attempt: 0, afterClaim: true, delay: 26 },
+    ]);
+  });
+
+  it('sent again, leaves the next attempt to the message of the attempt that held it', async () => {
+    const next = new Date(NOW + 30_000).toISOString();
+    ddb.on(GetCommand, { Key: deliveryKey('W1', held.deliveryId) }).resolves({
+      Item: deliveries.toItem({ ...held, state: 'retrying', attempts: 1, nextAttemptAt: next }),
+    });
+    await attemptDelivery(
+      { webhookId: 'W1', deliveryId: held.deliveryId, attempt: 0, afterClaim: true },
+      NOW,
+    );
+    expect(sentMessages()).toEqual([]);
   });
 
   it('is dropped when the holder finished the attempt meanwhile', async () => {
