@@ -14,8 +14,8 @@
  * items when the store opens (with dynalite's own getIndexActions, so they are what dynalite writes).
  * Lines are appended as changes happen and written out by `flush()` (the gateway flushes before it
  * answers a call), so an acknowledged write is in the file, as in LevelDB without sync: it survives the
- * process, not the machine. The changes of one transaction (`atomically`) go out as one group, a line
- * `g<TAB><count>` before them, in one write: a group torn by a crash is dropped whole when the store opens,
+ * process, not the machine. The changes of one transaction (`atomically`) go out as one group, between
+ * `g<TAB><count>` and `e<TAB><count>`, in one write: a group torn by a crash is dropped whole when the store opens,
  * as a transaction DynamoDB never committed, and so is a torn last line; a journal that has grown well
  * past the data it holds is rewritten then.
  */
@@ -241,10 +241,10 @@ class Journal {
     this.lines++;
   }
 
-  /** Lines that stand or fall together, behind the line that counts them. */
+  /** Lines that stand or fall together, between a line that counts them and one that closes them. */
   appendGroup(lines: string[]): void {
-    this.pending.push(`g\t${lines.length}\n`, ...lines);
-    this.lines += lines.length + 1;
+    this.pending.push(`g\t${lines.length}\n`, ...lines, `e\t${lines.length}\n`);
+    this.lines += lines.length + 2;
   }
 
   flush(): void {
@@ -294,9 +294,10 @@ const journalLine = (op: 'p' | 'd', sub: string, key: string, text?: string) => 
 
 /**
  * A journal's change lines (read as bytes: a journal may outgrow the longest string), the lines of each
- * group once it is whole; a torn last line, or a group cut short, is cut off the file.
+ * group once it is whole; a torn last line, or a group the file ends inside, is cut off the file. A group
+ * whose count or close does not match is damage, not a crash: `damaged` says so.
  */
-function* readJournal(path: string): Generator<string> {
+function* readJournal(path: string, damaged: (detail: string) => Error): Generator<string> {
   if (!existsSync(path)) return;
   const bytes = readFileSync(path);
   const lineEnd = bytes.lastIndexOf(0x0a) + 1;
@@ -315,12 +316,20 @@ function* readJournal(path: string): Generator<string> {
       yield line;
       continue;
     }
+    const count = line.slice(2);
+    if (!/^[1-9]\d*$/.test(count)) throw damaged(`a group at byte ${groupStart} counts "${count}" lines`);
     const group: string[] = [];
-    for (let count = Number(line.slice(2)); group.length < count && start < lineEnd; ) group.push(nextLine());
-    if (group.length < Number(line.slice(2))) {
+    while (group.length < Number(count) && start < lineEnd) group.push(nextLine());
+    const close = start < lineEnd ? nextLine() : undefined;
+    const notClosed = () => damaged(`the group at byte ${groupStart} is not closed after its ${count} lines`);
+    // Only changes belong to a group: meeting another group's line, its count is wrong.
+    if (group.some((member) => !/^[pd]\t/.test(member))) throw notClosed();
+    if (close === undefined) {
+      // The file ends inside the group: a crash mid-write. Nothing of it was answered.
       kept = groupStart;
       break;
     }
+    if (close !== `e\t${count}`) throw notClosed();
     yield* group;
   }
   if (kept < bytes.length) {
@@ -474,7 +483,7 @@ export function openDynaliteStore(options: {
           '(DATA_DIR, .data/ by default) aside and start again',
       );
     let lines = 0;
-    for (const line of readJournal(journalPath)) {
+    for (const line of readJournal(journalPath, unreadable)) {
       lines++;
       const [op, name, key, value] = line.split('\t') as [string, string, string, string | undefined];
       if (op === 'p' && value !== undefined) sub(name).setText(key, value);

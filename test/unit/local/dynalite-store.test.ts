@@ -153,6 +153,19 @@ describe('the embedded DynamoDB store', () => {
         new RegExp(`cannot read its journal ${journalPath}.*move the data folder`),
       );
     }
+    // A transaction's group whose count was damaged, with more written after it: not a crash's torn end.
+    writeFileSync(journalPath, lines.join('\n'));
+    const again = openDynaliteStore({ journalPath });
+    await again.atomically(async () => {
+      for (let i = 5; i < 7; i++) await call(again, 'PutItem', { TableName, Item: item(i) });
+    });
+    await call(again, 'PutItem', { TableName, Item: item(7) });
+    again.close();
+    const grouped = readFileSync(journalPath, 'utf8');
+    for (const count of ['9', 'x', '1']) {
+      writeFileSync(journalPath, grouped.replace('g\t2\n', `g\t${count}\n`));
+      expect(() => openDynaliteStore({ journalPath })).toThrow(/cannot read its journal.*group/);
+    }
   });
 
   it('writes a plain write out when it is answered, while a transaction beside it waits to write its own', async () => {
