@@ -1,4 +1,4 @@
-/** User administration (system administrators) and a user's own password. */
+/** User administration (system administrators), and a user's own record and password. */
 import { hashPassword, verifyPassword } from '#shared/auth/passwords.ts';
 import { confirmSession, deleteSessionsOf } from '#shared/data/session-repository.ts';
 import { createUser, findUser, listUsersPage, updateUser } from '#shared/data/user-repository.ts';
@@ -70,6 +70,25 @@ export async function changeUser(
   // A disabled user, or one whose password an administrator reset, is logged out everywhere at once.
   if (updated.status === 'DISABLED' || password) await deleteSessionsOf(principalId);
   return toUserView(updated);
+}
+
+/**
+ * The caller's own user record, read strongly consistent (not the session check's copy, which a warm
+ * instance may remember for SESSION_RECHECK_SECONDS): the first read of GET /users/me, which its handler
+ * starts beside the session check (handle's `prefetch`) and passes on as `stored`.
+ */
+export function readOwnUser(principalId: string): Promise<User | null> {
+  return findUser(principalId);
+}
+
+/** The caller as administrators see users: principal, roles, grants and status. */
+export async function ownUser(stored: Promise<User | null>): Promise<UserView> {
+  const user = await stored;
+  // The session check has just found this user; one gone since has no session left to ask with.
+  if (!user) {
+    throw new UnauthenticatedError('SESSION_ENDED', 'The session has ended (user removed); log in again');
+  }
+  return toUserView(user);
 }
 
 /** The caller's own password: the old one is required; every other session of theirs ends. */

@@ -177,6 +177,11 @@ const MATRIX: Record<string, { expected: Expected; call: (persona: Persona) => P
       body: { phone: '+1 555 0100' },
     }),
   },
+  'GET /api/v1/users/me': {
+    // Every user reads their own record.
+    expected: expect6(401, 200, 200, 200, 200, 200),
+    call: async () => ({ method: 'GET', path: '/api/v1/users/me' }),
+  },
   'PUT /api/v1/users/me/password': {
     // Every user may change their own password; here with a wrong old one, which changes nothing.
     expected: expect6(401, 401, 401, 401, 401, 401),

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUser } from '#shared/data/user-repository.ts';
-import { defaultEnvironmentId } from './helpers/library.ts';
+import { createNode, defaultEnvironmentId, folder } from './helpers/library.ts';
 import { createUser, grant, PASSWORD } from './helpers/personas.ts';
 import { type ApiClient, startTestStack, type TestStack, tableClient } from './helpers/test-stack.ts';
 
@@ -168,6 +168,66 @@ describe('users', () => {
         })
       ).status,
     ).toBe(401);
+  });
+});
+
+describe('the caller’s own user', () => {
+  const ME = '/api/v1/users/me';
+  const byNode = (grants: { nodeId: string; role: string }[]) =>
+    [...grants].sort((a, b) => a.nodeId.localeCompare(b.nodeId));
+
+  it('answers a user their own record as administrators see it: their grants, never a password hash', async () => {
+    const environmentId = await defaultEnvironmentId(api, admin);
+    const folderId = (await createNode(api, admin, folder(environmentId, 'Mia’s folder'))).nodeId as string;
+    const id = await createUser(api, admin, 'mia');
+    await grant(api, admin, environmentId, id, 'READER');
+    await grant(api, admin, folderId, id, 'EDITOR');
+    const mia = await api.login('mia', PASSWORD);
+
+    const me = await api.call('GET', ME, { token: mia });
+    expect(me.status, me.text).toBe(200);
+    expect(me.headers.get('cache-control')).toBe('no-store');
+    expect(me.body).toMatchObject({ principalId: id, username: 'mia', roles: [], status: 'ACTIVE' });
+    expect(byNode(me.body.grants)).toEqual(
+      byNode([
+        { nodeId: environmentId, role: 'READER' },
+        { nodeId: folderId, role: 'EDITOR' },
+      ]),
+    );
+    expect(me.text).not.toMatch(/passwordHash|scrypt/);
+    const listed = (await api.call('GET', '/api/v1/admin/users?pageSize=1000', { token: admin })).body
+      .results;
+    expect(me.body).toEqual(listed.find((u: { principalId: string }) => u.principalId === id));
+    // A system administrator reads their role the same way.
+    expect((await api.call('GET', ME, { token: admin })).body).toMatchObject({
+      username: 'admin',
+      roles: ['SYSTEM_ADMINISTRATOR'],
+    });
+  });
+
+  it('shows a revoked grant gone at once, so a sync client can tell whether another grant still covers a subtree', async () => {
+    const environmentId = await defaultEnvironmentId(api, admin);
+    const folderId = (await createNode(api, admin, folder(environmentId, 'Jack’s folder'))).nodeId as string;
+    const id = await createUser(api, admin, 'jack');
+    await grant(api, admin, environmentId, id, 'READER');
+    await grant(api, admin, folderId, id, 'EDITOR');
+    const jack = await api.login('jack', PASSWORD);
+    expect((await api.call('GET', ME, { token: jack })).body.grants).toHaveLength(2);
+    expect(
+      (await api.call('DELETE', `/api/v1/items/${folderId}/grants/${id}`, { token: admin })).status,
+    ).toBe(204);
+    expect((await api.call('GET', ME, { token: jack })).body.grants).toEqual([
+      { nodeId: environmentId, role: 'READER' },
+    ]);
+  });
+
+  it('answers 401 problem+json without a valid token', async () => {
+    for (const token of [undefined, 'garbage']) {
+      const response = await api.call('GET', ME, token ? { token } : {});
+      expect(response.status).toBe(401);
+      expect(response.headers.get('content-type')).toBe('application/problem+json');
+      expect(response.text).not.toContain('principalId');
+    }
   });
 });
 

@@ -130,6 +130,12 @@ describe('retrieves', () => {
   });
 });
 
+describe('the caller’s own user', () => {
+  it('reads the user record beside the session: two calls, one round trip', async () => {
+    expect(await lineOf('GET', '/api/v1/users/me')).toMatchObject({ dynamoCalls: 2, dynamoRoundTrips: 1 });
+  });
+});
+
 describe('creates', () => {
   it('read the parent beside the session, then one transaction', async () => {
     const line = await lineOf('POST', '/api/v1/items', urlDocument(documents, 'Created'));

@@ -1,6 +1,7 @@
-/** Login, logout and a user's own password. */
+/** Login, logout, and a user's own record and password. */
 import { loginPayloadSchema } from '#shared/domain/login-payload.ts';
 import { LOGIN_THROTTLE } from '#shared/domain/login-throttle.ts';
+import { userViewSchema } from '#shared/domain/user.ts';
 import { changePasswordPayloadSchema } from '#shared/domain/user-payloads.ts';
 import { REQUEST_EXAMPLES } from '../examples.ts';
 import { API_PREFIX, authenticated, defineOperation, NO_STORAGE, problem } from '../operation.ts';
@@ -52,6 +53,27 @@ export const logout = defineOperation({
     204: {
       description: 'Session ended; the cookies are cleared',
       headers: { 'Set-Cookie': 'Cleared cookies' },
+    },
+  },
+});
+
+export const getOwnUser = defineOperation({
+  name: 'getOwnUser',
+  handler: 'functions/users/get-own-user.ts',
+  routes: [{ method: 'GET', path: `${API_PREFIX}/users/me` }],
+  access: authenticated('read'),
+  summary: 'Your own user: profile, roles and grants',
+  description:
+    'The caller as system administrators see users (never the password hash), read from the user record when ' +
+    'asked: `grants` are the roles granted to you now, by the environment or folder they were granted on. A sync ' +
+    'client reads them to tell whether a `REVOKED` subtree is still covered by another of your grants.',
+  tag: 'User',
+  request: {},
+  responses: {
+    200: {
+      description: 'You',
+      body: userViewSchema,
+      headers: { 'Cache-Control': 'no-store' },
     },
   },
 });
