@@ -312,7 +312,6 @@ export async function restoreSubtree(caller: Caller, rootId: string): Promise<No
     }
     const leased = error instanceof NodeWriteConflict && error.failed.find((w) => w.kind === 'requireLive');
     if (leased && leased.nodeId === root.parentId) {
-      const theParent = parentAsNamedTo(caller, root);
       throw new ConflictError(
         'PARENT_DELETED',
         `${theParent.text} of ${rootId} is being deleted`,
